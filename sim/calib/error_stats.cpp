@@ -1,0 +1,31 @@
+#include "sim/calib/error_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace t3sim::calib {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+SuiteStats suite_stats(const std::string& suite, double median_target, const std::vector<CaseResult>& cases) {
+  SuiteStats s;
+  s.suite = suite;
+  s.median_target = median_target;
+  std::vector<double> abs_err;
+  for (const auto& c : cases) {
+    if (c.measured.suite != suite) continue;
+    abs_err.push_back(std::fabs(c.rel_error));
+    s.max_rel_error = std::max(s.max_rel_error, std::fabs(c.rel_error));
+    if (!c.within_tolerance) ++s.outside_tolerance;
+  }
+  s.n = static_cast<int>(abs_err.size());
+  s.median_rel_error = median(abs_err);
+  return s;
+}
+
+}  // namespace t3sim::calib

@@ -1,0 +1,35 @@
+#include <filesystem>
+#include <iostream>
+
+#include "sim/cli/commands.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/io/atomic_file.hpp"
+#include "sim/io/input_error.hpp"
+#include "sim/io/machine_loader.hpp"
+#include "sim/io/results_writer.hpp"
+#include "sim/io/workload_loader.hpp"
+
+namespace t3sim::cli {
+
+int cmd_run(const RunArgs& a) {
+  const core::MachineSpec machine = io::load_machine(a.machine);
+  const io::LoadedWorkload loaded = io::load_workload(a.workload, a.variables);
+  io::check_fits_machine(loaded, machine.pe_count(), machine.name);
+  const core::SoftwareProfile* profile = machine.find_profile(a.profile);
+  if (!profile) {
+    std::string names;
+    for (const auto& p : machine.profiles) names += " " + p.name;
+    throw io::InputError({a.machine, 0, 0}, "software.profiles", "has no profile '" + a.profile + "'; it has:" + names);
+  }
+  const core::RunResult result = engine::simulate(machine, *profile, loaded.workload);
+  if (!a.out_dir.empty()) {
+    std::filesystem::create_directories(a.out_dir);
+    const std::string stem = a.out_dir + "/" + loaded.workload.name + "." + profile->name;
+    io::write_file_atomically(stem + ".csv", io::results_csv(result));
+    io::write_file_atomically(stem + ".json", io::results_json(result));
+  }
+  std::cout << (a.json ? io::results_json(result) : io::results_table(result));
+  return 0;
+}
+
+}  // namespace t3sim::cli

@@ -1,0 +1,41 @@
+// The t3sim subcommands. Each returns the process exit code: 0 ok, 1 a failed check or run error,
+// 2 bad usage or bad input (main() maps io::InputError to 2 and other exceptions to 1).
+#pragma once
+#include <map>
+#include <string>
+
+namespace t3sim::cli {
+
+struct RunArgs {
+  std::string machine;
+  std::string workload;
+  std::string profile;
+  std::string out_dir;
+  bool json = false;
+  std::map<std::string, long> variables;
+};
+int cmd_run(const RunArgs& a);
+
+int cmd_route(const std::string& machine, int src_pe, int dst_pe);
+int cmd_describe(const std::string& what);
+
+struct ValidateArgs {
+  std::string cases;
+  std::string suite;  // empty: all
+  bool json = false;
+};
+int cmd_validate(const ValidateArgs& a);
+
+struct CalibrateArgs {
+  std::string cases;
+  std::string suite;    // empty: all
+  std::string profile;  // empty: every profile in the suite's data
+  bool dry_run = false;
+  bool check = false;  // refit and compare with the file; exit 1 on a difference
+};
+int cmd_calibrate(const CalibrateArgs& a);
+
+// The cases file used when --cases is not given: validation/cases.yaml of the source tree.
+std::string default_cases_path();
+
+}  // namespace t3sim::cli

@@ -1,0 +1,94 @@
+// t3sim: command line. The only place that catches exceptions and chooses exit codes.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "sim/cli/commands.hpp"
+#include "sim/io/input_error.hpp"
+
+namespace t3sim::cli {
+
+std::string default_cases_path() { return std::string(T3SIM_SOURCE_DIR) + "/validation/cases.yaml"; }
+
+}  // namespace t3sim::cli
+
+int main(int argc, char** argv) {
+  using namespace t3sim::cli;
+  CLI::App app{"t3sim: a simulator of Cray T3D/T3E-class 3D-torus machines and their SHMEM network", "t3sim"};
+  app.set_version_flag("--version", std::string("t3sim ") + T3SIM_VERSION);
+  app.require_subcommand(1);
+
+  RunArgs run;
+  std::vector<std::string> sets;
+  auto* run_cmd = app.add_subcommand("run", "Simulate a workload on a machine and print its timings");
+  run_cmd->add_option("--machine", run.machine, "machine YAML file")->required();
+  run_cmd->add_option("--workload", run.workload, "workload YAML file")->required();
+  run_cmd->add_option("--profile", run.profile, "software profile (default: the machine's default_profile)");
+  run_cmd->add_option("--out", run.out_dir, "also write WORKLOAD.PROFILE.csv and .json into this folder");
+  run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
+  run_cmd->add_option("--set", sets, "override a workload variable: NAME=INTEGER (repeatable)");
+
+  std::string route_machine;
+  int route_src = 0, route_dst = 0;
+  auto* route_cmd = app.add_subcommand("route", "Print the hops from one PE to another");
+  route_cmd->add_option("--machine", route_machine, "machine YAML file")->required();
+  route_cmd->add_option("SRC_PE", route_src)->required();
+  route_cmd->add_option("DST_PE", route_dst)->required();
+
+  std::string describe_what;
+  auto* describe_cmd = app.add_subcommand("describe", "Print the schema of a machine or workload file");
+  describe_cmd->add_option("WHAT", describe_what, "machine | workload")->required();
+
+  ValidateArgs val{default_cases_path(), "", false};
+  auto* val_cmd = app.add_subcommand("validate", "Run every validation case; exit 1 if any is out of tolerance");
+  val_cmd->add_option("--cases", val.cases, "validation cases file")->capture_default_str();
+  val_cmd->add_option("--suite", val.suite, "only this suite");
+  val_cmd->add_flag("--json", val.json, "print JSON instead of a table");
+
+  CalibrateArgs cal{default_cases_path(), "", "", false, false};
+  auto* cal_cmd =
+      app.add_subcommand("calibrate", "Fit profile parameters to a suite's measurements and write them back");
+  cal_cmd->add_option("--cases", cal.cases, "validation cases file")->capture_default_str();
+  cal_cmd->add_option("--suite", cal.suite, "only this suite");
+  cal_cmd->add_option("--profile", cal.profile, "only this profile");
+  cal_cmd->add_flag("--dry-run", cal.dry_run, "print the fit, write nothing");
+  cal_cmd->add_flag("--check", cal.check, "refit and exit 1 if the machine file's values differ");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  try {
+    if (*run_cmd) {
+      for (const auto& s : sets) {
+        const auto eq = s.find('=');
+        long v = 0;
+        try {
+          if (eq == std::string::npos) throw std::invalid_argument("no =");
+          size_t used = 0;
+          v = std::stol(s.substr(eq + 1), &used);
+          if (used != s.size() - eq - 1) throw std::invalid_argument("trailing text");
+        } catch (const std::exception&) {
+          std::cerr << "t3sim run: --set takes NAME=INTEGER (got '" << s << "')\n";
+          return 2;
+        }
+        run.variables[s.substr(0, eq)] = v;
+      }
+      return cmd_run(run);
+    }
+    if (*route_cmd) return cmd_route(route_machine, route_src, route_dst);
+    if (*describe_cmd) return cmd_describe(describe_what);
+    if (*val_cmd) return cmd_validate(val);
+    if (*cal_cmd) return cmd_calibrate(cal);
+  } catch (const t3sim::io::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 2;
+}

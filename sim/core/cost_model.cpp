@@ -1,0 +1,68 @@
+#include "sim/core/cost_model.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+namespace t3sim::core {
+
+void sort_records(std::vector<OpRecord>& records) {
+  std::stable_sort(records.begin(), records.end(), [](const OpRecord& a, const OpRecord& b) {
+    return std::tie(a.pe, a.start, a.iteration, a.step) < std::tie(b.pe, b.start, b.iteration, b.step);
+  });
+}
+
+CostModel::CostModel(const MachineSpec& machine, const SoftwareProfile& profile)
+    : machine_(machine), profile_(profile), router_(machine.router()), placement_(machine.placement()) {}
+
+int CostModel::hops(int src_pe, int dst_pe) const {
+  return router_.hop_count(placement_.node_of(src_pe), placement_.node_of(dst_pe));
+}
+
+double CostModel::latency(int src_pe, int dst_pe) const {
+  const int h = hops(src_pe, dst_pe);
+  return (h + 1) * machine_.network.router_delay + h * machine_.network.wire_delay;
+}
+
+double CostModel::bottleneck(int src_pe, int dst_pe) const {
+  const auto& net = machine_.network;
+  double bw = std::min(net.nic_injection_bandwidth, net.nic_ejection_bandwidth);
+  if (hops(src_pe, dst_pe) > 0) bw = std::min(bw, net.link_bandwidth);
+  return bw;
+}
+
+double CostModel::uncontended_time(const Op& op) const {
+  const auto& p = profile_;
+  switch (op.kind) {
+    case OpKind::Get:
+      if (op.peer == op.pe) return p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth;
+      return p.call_overhead + latency(op.pe, op.peer) + machine_.network.request_bytes / bottleneck(op.pe, op.peer) +
+             latency(op.peer, op.pe) + op.bytes / std::min(bottleneck(op.peer, op.pe), p.get_bandwidth);
+    case OpKind::Put:
+      if (op.peer == op.pe) return p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth;
+      if (!op.complete) return p.call_overhead;
+      return p.call_overhead + latency(op.pe, op.peer) +
+             op.bytes / std::min(bottleneck(op.pe, op.peer), p.put_bandwidth) + latency(op.peer, op.pe);
+    case OpKind::Compute:
+      return op.seconds + op.flops / (machine_.node.clock_hz * machine_.node.flops_per_cycle);
+    case OpKind::Quiet:
+    case OpKind::Barrier:
+      break;
+  }
+  throw std::logic_error("uncontended_time: no closed form for a lone " + std::string(op_kind_name(op.kind)));
+}
+
+std::vector<OpRecord> CostModel::predict_serial(const Workload& w) const {
+  if (!w.is_serial()) throw std::logic_error("predict_serial: workload '" + w.name + "' is not serial");
+  std::vector<OpRecord> out;
+  double now = 0;
+  for (const Op& op : w.ops) {
+    if (op.kind == OpKind::Put && !op.complete) throw std::logic_error("predict_serial: non-blocking put");
+    const double t = op.kind == OpKind::Quiet ? 0.0 : uncontended_time(op);
+    out.push_back({op.step, op.iteration, op.label, op.kind, op.pe, op.peer, op.bytes, now, now + t});
+    now += t;
+  }
+  return out;
+}
+
+}  // namespace t3sim::core

@@ -1,0 +1,44 @@
+// The uncontended closed form of each SHMEM operation: what the engine must give when nothing else
+// shares the path (engine tests pin this to 1e-9), and what `t3sim calibrate` fits against.
+//
+//   latency(a->b)   = (hops + 1) * router_delay + hops * wire_delay     (source router to destination router)
+//   bottleneck(a->b)= min(nic_injection, link_bandwidth if hops > 0, nic_ejection)
+//   local get       = call_overhead + local_overhead + bytes / copy_bandwidth
+//   remote get      = call_overhead
+//                     + latency(pe->peer) + request_bytes / bottleneck(pe->peer)        (the request)
+//                     + latency(peer->pe) + bytes / min(bottleneck(peer->pe), get_bandwidth)  (the data)
+//   put, complete   = call_overhead + latency(pe->peer)
+//                     + bytes / min(bottleneck(pe->peer), put_bandwidth) + latency(peer->pe)  (the ack)
+//   put to self     = call_overhead + local_overhead + bytes / copy_bandwidth
+#pragma once
+#include <vector>
+
+#include "sim/core/machine_spec.hpp"
+#include "sim/core/results.hpp"
+#include "sim/core/workload.hpp"
+
+namespace t3sim::core {
+
+class CostModel {
+ public:
+  CostModel(const MachineSpec& machine, const SoftwareProfile& profile);
+
+  int hops(int src_pe, int dst_pe) const;
+  double latency(int src_pe, int dst_pe) const;
+  double bottleneck(int src_pe, int dst_pe) const;
+  // Time of one operation alone on the machine (Get, Put with complete=true, Compute).
+  double uncontended_time(const Op& op) const;
+  // Records of a serial workload (Workload::is_serial), each op starting when the previous one ends.
+  std::vector<OpRecord> predict_serial(const Workload& w) const;
+
+  const MachineSpec& machine() const { return machine_; }
+  const SoftwareProfile& profile() const { return profile_; }
+
+ private:
+  const MachineSpec& machine_;
+  const SoftwareProfile& profile_;
+  Router router_;
+  Placement placement_;
+};
+
+}  // namespace t3sim::core

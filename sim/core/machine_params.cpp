@@ -1,0 +1,106 @@
+#include "sim/core/machine_params.hpp"
+
+namespace t3sim::core {
+
+template <class Section>
+std::optional<std::string> range_violation(const ParamDecl<Section>& d, double value) {
+  if (d.min_exclusive ? !(value > d.min) : !(value >= d.min))
+    return std::string("must be ") + (d.min_exclusive ? "> " : ">= ") + format_quantity(d.min, d.quantity);
+  if (value > d.max) return "must be <= " + format_quantity(d.max, d.quantity);
+  return std::nullopt;
+}
+template std::optional<std::string> range_violation(const ParamDecl<NodeParams>&, double);
+template std::optional<std::string> range_violation(const ParamDecl<NetworkParams>&, double);
+template std::optional<std::string> range_violation(const ParamDecl<SoftwareProfile>&, double);
+
+#define T3SIM_FIELD(Section, member) \
+  [](Section& s, double v) { s.member = v; }, [](const Section& s) { return static_cast<double>(s.member); }
+
+const std::vector<ParamDecl<NodeParams>>& node_params() {
+  static const std::vector<ParamDecl<NodeParams>> decls = {
+      {"pes_per_node", Quantity::Count, std::nullopt, 1, false, 8,
+       "processing elements per node; they share the node's one network interface", std::nullopt,
+       [](NodeParams& s, double v) { s.pes_per_node = static_cast<int>(v); },
+       [](const NodeParams& s) { return static_cast<double>(s.pes_per_node); }},
+      {"clock", Quantity::Frequency, std::nullopt, 0, true, 1e11,
+       "processor clock; compute given in flops runs at clock x flops_per_cycle", std::nullopt,
+       T3SIM_FIELD(NodeParams, clock_hz)},
+      {"flops_per_cycle", Quantity::Ratio, std::string("1"), 0, true, 64, "peak floating-point results per clock",
+       std::nullopt, T3SIM_FIELD(NodeParams, flops_per_cycle)},
+  };
+  return decls;
+}
+
+const std::vector<ParamDecl<NetworkParams>>& network_params() {
+  static const std::vector<ParamDecl<NetworkParams>> decls = {
+      {"link_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "payload rate of one torus link in one direction", std::nullopt, T3SIM_FIELD(NetworkParams, link_bandwidth)},
+      {"router_delay", Quantity::Time, std::nullopt, 0, false, 1e-3,
+       "time a packet header takes through one router (source and destination routers included)", std::nullopt,
+       T3SIM_FIELD(NetworkParams, router_delay)},
+      {"wire_delay", Quantity::Time, std::string("0ns"), 0, false, 1e-3, "time of flight on one inter-router wire",
+       std::nullopt, T3SIM_FIELD(NetworkParams, wire_delay)},
+      {"nic_injection_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate from a node into its router; shared by the node's PEs", std::nullopt,
+       T3SIM_FIELD(NetworkParams, nic_injection_bandwidth)},
+      {"nic_ejection_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate from the router into a node; shared by the node's PEs", std::nullopt,
+       T3SIM_FIELD(NetworkParams, nic_ejection_bandwidth)},
+      {"request_bytes", Quantity::Size, std::string("16B"), 1, false, 4096,
+       "size on the wire of a get request (header and remote address)", std::nullopt,
+       T3SIM_FIELD(NetworkParams, request_bytes)},
+  };
+  return decls;
+}
+
+const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
+  static const std::vector<ParamDecl<SoftwareProfile>> decls = {
+      {"call_overhead", Quantity::Time, std::nullopt, 0, false, 1e-2,
+       "software time to enter and leave one shmem call (timer reads of the measuring program included)",
+       FitRange{5e-6, 1e-8, 1e-3}, T3SIM_FIELD(SoftwareProfile, call_overhead)},
+      {"local_overhead", Quantity::Time, std::nullopt, 0, false, 1e-2,
+       "extra set-up when the target is the calling PE: the library's memory-copy path (alignment, start-up)",
+       FitRange{1e-6, 1e-9, 1e-3}, T3SIM_FIELD(SoftwareProfile, local_overhead)},
+      {"copy_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate of a get from the PE's own memory, done as a memory-to-memory copy by the processor",
+       FitRange{100e6, 1e6, 1e10}, T3SIM_FIELD(SoftwareProfile, copy_bandwidth)},
+      {"get_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate at which the initiating PE pulls remote data (issue-limited remote loads); the network may cap it lower",
+       FitRange{50e6, 1e6, 1e10}, T3SIM_FIELD(SoftwareProfile, get_bandwidth)},
+      {"put_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate at which the initiating PE pushes remote data; the network may cap it lower", std::nullopt,
+       T3SIM_FIELD(SoftwareProfile, put_bandwidth)},
+      {"barrier_latency", Quantity::Time, std::nullopt, 0, false, 1e-1,
+       "time from the last PE entering a barrier to every PE leaving it", std::nullopt,
+       T3SIM_FIELD(SoftwareProfile, barrier_latency)},
+  };
+  return decls;
+}
+
+#undef T3SIM_FIELD
+
+const std::vector<KeyDoc>& machine_structure_keys() {
+  static const std::vector<KeyDoc> keys = {
+      {"schema_version", "integer", "must be 1"},
+      {"name", "string", "machine name used in reports"},
+      {"doc", "string", "what machine this is (optional)"},
+      {"torus.dims", "list of 3 integers >= 1", "router positions along x, y, z"},
+      {"torus.dimension_order", "list of x|y|z, a permutation", "order in which routes correct dimensions"},
+      {"torus.tie_rule", "plus|minus", "direction taken at ring distance exactly k/2"},
+      {"software.default_profile", "string", "profile used when --profile is not given"},
+      {"software.profiles.NAME", "map", "one code-generation build of the SHMEM layer; keys below, plus doc"},
+      {"software.profiles.NAME.fit", "map",
+       "written by `t3sim calibrate`: suite, points, rms_rel_error, max_rel_error"},
+      {"provenance", "map key-path -> string", "source of every value in the file, or 'calibrated: ...'"},
+  };
+  return keys;
+}
+
+const SoftwareProfile* MachineSpec::find_profile(const std::string& wanted) const {
+  const std::string& key = wanted.empty() ? default_profile : wanted;
+  for (const auto& p : profiles)
+    if (p.name == key) return &p;
+  return nullptr;
+}
+
+}  // namespace t3sim::core

@@ -1,0 +1,72 @@
+// A machine: torus, nodes, network and the software profiles (code-generation builds) of its SHMEM layer.
+// All values in SI units (seconds, bytes, bytes/second, hertz). Meaning and source of every field:
+// machine_params.cpp (the one declaration table that parses, validates and documents them).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/placement.hpp"
+#include "sim/core/router.hpp"
+#include "sim/core/torus.hpp"
+
+namespace t3sim::core {
+
+struct NodeParams {
+  int pes_per_node = 1;
+  double clock_hz = 0;         // processor clock
+  double flops_per_cycle = 1;  // peak floating-point results per clock
+};
+
+struct NetworkParams {
+  double link_bandwidth = 0;           // payload bytes/s per direction of one torus link
+  double router_delay = 0;             // s a packet header spends crossing one router
+  double wire_delay = 0;               // s on one inter-router wire
+  double nic_injection_bandwidth = 0;  // bytes/s from a node into its router
+  double nic_ejection_bandwidth = 0;   // bytes/s from the router into a node
+  double request_bytes = 0;            // bytes of a get request packet (header + address)
+};
+
+// Per-call costs of the SHMEM library as one build of the program sees them.
+struct SoftwareProfile {
+  std::string name;
+  std::string doc;
+  double call_overhead = 0;    // s: entering and leaving a shmem call, any target
+  double local_overhead = 0;   // s: extra set-up when the target is the calling PE (the library's copy path)
+  double copy_bandwidth = 0;   // bytes/s: a get from the PE's own memory is a memory copy at this rate
+  double get_bandwidth = 0;    // bytes/s: rate at which the initiator pulls remote data
+  double put_bandwidth = 0;    // bytes/s: rate at which the initiator pushes remote data
+  double barrier_latency = 0;  // s: from the last PE arriving to all PEs leaving a barrier
+};
+
+// Residuals of the last `t3sim calibrate` fit of a profile (written back by calibrate).
+struct FitRecord {
+  bool present = false;
+  std::string suite;
+  int points = 0;
+  double rms_rel_error = 0;
+  double max_rel_error = 0;
+};
+
+struct MachineSpec {
+  std::string name;
+  std::string doc;
+  Coord dims{1, 1, 1};
+  Coord dimension_order{0, 1, 2};
+  TieRule tie_rule = TieRule::Plus;
+  NodeParams node;
+  NetworkParams network;
+  std::string default_profile;
+  std::vector<SoftwareProfile> profiles;
+  std::map<std::string, FitRecord> fits;          // by profile name
+  std::map<std::string, std::string> provenance;  // key path -> source
+
+  Torus torus() const { return Torus(dims); }
+  Router router() const { return Router(torus(), dimension_order, tie_rule); }
+  Placement placement() const { return Placement(node.pes_per_node, torus().node_count()); }
+  int pe_count() const { return placement().pe_count(); }
+  // The named profile, or the default one when name is empty; nullptr when there is none.
+  const SoftwareProfile* find_profile(const std::string& name) const;
+};
+
+}  // namespace t3sim::core

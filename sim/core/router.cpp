@@ -1,0 +1,41 @@
+#include "sim/core/router.hpp"
+
+namespace t3sim::core {
+
+Router::Router(const Torus& torus, Coord order, TieRule tie) : torus_(torus), order_(order), tie_(tie) {}
+
+Direction Router::direction(int a_coord, int b_coord, int dim) const {
+  const int plus = torus_.plus_steps(a_coord, b_coord, dim);
+  const int minus = torus_.dims()[dim] - plus;
+  if (plus < minus) return Direction::Plus;
+  if (minus < plus) return Direction::Minus;
+  return tie_ == TieRule::Plus ? Direction::Plus : Direction::Minus;
+}
+
+std::vector<Hop> Router::route(int src_node, int dst_node) const {
+  std::vector<Hop> hops;
+  int at = src_node;
+  const Coord dst = torus_.coord(dst_node);
+  for (int dim : order_) {
+    int here = torus_.coord(at)[dim];
+    if (here == dst[dim]) continue;
+    const Direction dir = direction(here, dst[dim], dim);
+    while (here != dst[dim]) {
+      const int next = torus_.neighbor(at, dim, dir);
+      hops.push_back({Torus::link_id(at, dim, dir), at, next});
+      at = next;
+      here = torus_.coord(at)[dim];
+    }
+  }
+  return hops;
+}
+
+int Router::hop_count(int src_node, int dst_node) const {
+  const Coord a = torus_.coord(src_node);
+  const Coord b = torus_.coord(dst_node);
+  int n = 0;
+  for (int d = 0; d < 3; ++d) n += torus_.ring_distance(a[d], b[d], d);
+  return n;
+}
+
+}  // namespace t3sim::core

@@ -1,0 +1,40 @@
+// Dimension-order routing on a Torus. Which dimension goes first, and which way a packet turns when
+// both ways round a ring are equally short (distance exactly k/2 on an even ring), are machine fields.
+#pragma once
+#include <vector>
+
+#include "sim/core/torus.hpp"
+
+namespace t3sim::core {
+
+// At distance exactly k/2: go in the + direction, or in the - direction.
+enum class TieRule { Plus, Minus };
+
+struct Hop {
+  LinkId link;
+  int from_node;
+  int to_node;
+};
+
+class Router {
+ public:
+  // order: a permutation of {0,1,2}; the route corrects order[0] first, then order[1], then order[2].
+  Router(const Torus& torus, Coord order, TieRule tie);
+
+  // Hops from src to dst node (empty when src == dst). Length = sum of ring distances.
+  std::vector<Hop> route(int src_node, int dst_node) const;
+  int hop_count(int src_node, int dst_node) const;
+  // Direction taken along dim from coordinate a to b (only meaningful when a != b).
+  Direction direction(int a_coord, int b_coord, int dim) const;
+
+  const Torus& torus() const { return torus_; }
+  const Coord& order() const { return order_; }
+  TieRule tie_rule() const { return tie_; }
+
+ private:
+  Torus torus_;
+  Coord order_;
+  TieRule tie_;
+};
+
+}  // namespace t3sim::core

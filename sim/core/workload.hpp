@@ -1,0 +1,47 @@
+// A workload expanded into operations: each PE runs its own operations in program order; a barrier
+// is one operation that every PE of the job runs. Bytes, seconds and flops in SI units.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace t3sim::core {
+
+enum class OpKind {
+  Get,      // pe reads `bytes` from peer's memory into its own (peer == pe: a local memory copy)
+  Put,      // pe writes `bytes` into peer's memory; complete=true also waits for delivery (shmem_quiet)
+  Quiet,    // pe waits until all its outstanding puts are delivered
+  Barrier,  // every PE of the job waits for all the others (pe == kAllPes)
+  Compute,  // pe computes for `seconds`, or `flops` at the node's peak rate
+};
+
+constexpr int kAllPes = -1;
+
+const char* op_kind_name(OpKind k);
+
+struct Op {
+  OpKind kind = OpKind::Get;
+  int pe = 0;
+  int peer = -1;
+  double bytes = 0;
+  double seconds = 0;
+  double flops = 0;
+  bool complete = true;
+  std::string label;  // name of the step it came from, reported with its timing
+  int step = 0;       // index of the step in the workload file
+  int iteration = 0;  // index into the workload's size sweep
+};
+
+struct Workload {
+  std::string name;
+  std::string doc;
+  int pes = 0;  // PEs the job uses: ids 0 .. pes-1
+  std::vector<Op> ops;
+
+  // The operations PE `pe` runs, in order (barriers included).
+  std::vector<Op> program_of(int pe) const;
+  // True when only one PE issues operations and there are no barriers: then the uncontended closed
+  // form is exact, and calibrate can use it.
+  bool is_serial() const;
+};
+
+}  // namespace t3sim::core

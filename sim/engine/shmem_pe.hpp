@@ -1,0 +1,51 @@
+// One PE of a job as an S4U actor: runs its operations in order and records their timing.
+// Semantics (times as in core/cost_model.hpp when nothing else shares the path):
+//   get local  : call_overhead + local_overhead + bytes/copy_bandwidth, a memory copy on the PE.
+//   get remote : call_overhead; the request crosses the network (latency, then request_bytes as a flow);
+//                then the data flows back (latency, then a flow capped at get_bandwidth).
+//   put        : call_overhead; latency, then a flow capped at put_bandwidth; complete=true waits for the
+//                delivery acknowledgement (return latency); complete=false returns after call_overhead
+//                and the transfer goes on in the background until the PE's next quiet.
+//   barrier    : every PE of the job waits for all, then barrier_latency.
+//   compute    : seconds, or flops at clock x flops_per_cycle.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/core/cost_model.hpp"
+#include "sim/core/results.hpp"
+#include "sim/engine/platform_builder.hpp"
+
+namespace t3sim::engine {
+
+struct JobContext {
+  const core::CostModel* cost = nullptr;
+  const PlatformBuilder* platform = nullptr;
+  sg4::BarrierPtr barrier;
+  std::vector<std::vector<core::OpRecord>>* records = nullptr;  // one vector per PE
+  uint64_t* next_transfer = nullptr;                            // names each transfer's mailbox
+};
+
+class ShmemPe {
+ public:
+  ShmemPe(JobContext ctx, int pe, std::vector<core::Op> program)
+      : ctx_(std::move(ctx)), pe_(pe), program_(std::move(program)) {}
+  void operator()();
+
+ private:
+  void run_op(const core::Op& op);
+  void remote_get(const core::Op& op);
+  void remote_put(const core::Op& op);
+  // Latency of the path, then a flow of `bytes` from src to dst (rate <= cap), waited for.
+  void transfer(int src_pe, int dst_pe, double bytes, double cap) const;
+  void quiet();
+
+  JobContext ctx_;
+  int pe_;
+  std::vector<core::Op> program_;
+  std::vector<sg4::ActorPtr> in_flight_;  // background puts, joined by quiet
+};
+
+}  // namespace t3sim::engine

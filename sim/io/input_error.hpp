@@ -1,0 +1,30 @@
+// An error in an input file, located: "file:line:column: key.path: what is wrong (got X)".
+// Thrown by the readers in sim/io; caught only in sim/cli, which prints it and exits 2.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace t3sim::io {
+
+struct SourcePos {
+  std::string file;
+  int line = 0;    // 1-based; 0 when the error is about the file as a whole
+  int column = 0;  // 1-based
+};
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(const SourcePos& pos, const std::string& key, const std::string& what, const std::string& got = "");
+  const SourcePos& pos() const { return pos_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  SourcePos pos_;
+  std::string key_;
+};
+
+// The closest of `candidates` to `word` by edit distance, or "" when none is close (for "did you mean").
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace t3sim::io

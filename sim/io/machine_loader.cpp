@@ -1,0 +1,166 @@
+#include "sim/io/machine_loader.hpp"
+
+#include <algorithm>
+
+#include "sim/core/machine_params.hpp"
+#include "sim/io/yaml_map.hpp"
+
+namespace t3sim::io {
+namespace {
+
+core::Coord read_dims(MapReader& torus) {
+  const std::string key = torus.child_path("dims");
+  const YAML::Node list = sequence_value(torus.required("dims"), torus.file(), key);
+  if (list.size() != 3)
+    throw InputError(pos_of(torus.file(), list), key, "must list 3 sizes (x, y, z)",
+                     std::to_string(list.size()) + " items");
+  core::Coord dims{};
+  long nodes = 1;
+  for (size_t d = 0; d < 3; ++d) {
+    dims[d] =
+        static_cast<int>(integer_value(list[d], torus.file(), key + "[" + std::to_string(d) + "]", 1, core::kMaxNodes));
+    nodes *= dims[d];
+  }
+  if (nodes > core::kMaxNodes)
+    throw InputError(pos_of(torus.file(), list), key,
+                     "more than " + std::to_string(core::kMaxNodes) +
+                         " nodes: per-pair routes and link state would not fit in memory",
+                     std::to_string(nodes) + " nodes");
+  return dims;
+}
+
+core::Coord read_order(MapReader& torus) {
+  const std::string key = torus.child_path("dimension_order");
+  const YAML::Node list = sequence_value(torus.required("dimension_order"), torus.file(), key);
+  if (list.size() != 3) throw InputError(pos_of(torus.file(), list), key, "must list x, y and z once each");
+  core::Coord order{};
+  bool seen[3] = {false, false, false};
+  for (size_t i = 0; i < 3; ++i) {
+    const std::string name = scalar_text(list[i], torus.file(), key);
+    const int d = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+    if (d < 0) throw InputError(pos_of(torus.file(), list[i]), key, "must be x, y or z", "'" + name + "'");
+    if (seen[d]) throw InputError(pos_of(torus.file(), list[i]), key, "names a dimension twice", "'" + name + "'");
+    seen[d] = true;
+    order[i] = d;
+  }
+  return order;
+}
+
+core::TieRule read_tie_rule(MapReader& torus) {
+  const std::string text = torus.string_at("tie_rule");
+  if (text == "plus") return core::TieRule::Plus;
+  if (text == "minus") return core::TieRule::Minus;
+  throw InputError(pos_of(torus.file(), torus.node()["tie_rule"]), torus.child_path("tie_rule"),
+                   "must be plus or minus", "'" + text + "'");
+}
+
+// Reads every declared scalar of a section: present keys are parsed and range-checked, absent ones
+// take their declared default or are reported missing. Returns the key paths that were given.
+template <class Section>
+std::vector<std::string> read_params(MapReader& map, const std::vector<core::ParamDecl<Section>>& decls, Section& out) {
+  std::vector<std::string> given;
+  for (const auto& d : decls) {
+    const auto node = map.optional(d.key);
+    double value = 0;
+    if (node) {
+      value = quantity_value(*node, map.file(), map.child_path(d.key), d.quantity);
+      if (auto why = core::range_violation(d, value))
+        throw InputError(pos_of(map.file(), *node), map.child_path(d.key), *why, "'" + node->Scalar() + "'");
+      given.push_back(map.child_path(d.key));
+    } else if (d.default_text) {
+      value = *core::parse_quantity(*d.default_text, d.quantity, nullptr);
+    } else {
+      throw InputError(pos_of(map.file(), map.node()), map.child_path(d.key), "required key is missing");
+    }
+    d.set(out, value);
+  }
+  return given;
+}
+
+core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const std::string& path) {
+  MapReader fit(node, file, path);
+  core::FitRecord r;
+  r.present = true;
+  r.suite = fit.string_at("suite");
+  r.points = static_cast<int>(fit.integer_at("points", 0, 1000000));
+  r.rms_rel_error = fit.quantity_at("rms_rel_error", core::Quantity::Ratio);
+  r.max_rel_error = fit.quantity_at("max_rel_error", core::Quantity::Ratio);
+  fit.finish();
+  return r;
+}
+
+}  // namespace
+
+core::MachineSpec load_machine(const std::string& path) {
+  const YAML::Node root = load_yaml_file(path);
+  MapReader top(root, path, "");
+  check_schema_version(top);
+  core::MachineSpec m;
+  m.name = top.string_at("name");
+  m.doc = top.optional_string("doc").value_or("");
+  std::vector<std::string> sourced;  // key paths whose value needs a provenance entry
+
+  MapReader torus(top.required("torus"), path, "torus");
+  m.dims = read_dims(torus);
+  m.dimension_order = read_order(torus);
+  m.tie_rule = read_tie_rule(torus);
+  torus.finish();
+  sourced.insert(sourced.end(), {"torus.dims", "torus.dimension_order", "torus.tie_rule"});
+
+  MapReader node(top.required("node"), path, "node");
+  auto given = read_params(node, core::node_params(), m.node);
+  sourced.insert(sourced.end(), given.begin(), given.end());
+  node.finish();
+
+  MapReader net(top.required("network"), path, "network");
+  given = read_params(net, core::network_params(), m.network);
+  sourced.insert(sourced.end(), given.begin(), given.end());
+  net.finish();
+
+  MapReader sw(top.required("software"), path, "software");
+  MapReader profiles(sw.required("profiles"), path, "software.profiles");
+  for (const auto& name : profiles.keys()) {
+    MapReader pr(profiles.node()[name], path, profiles.child_path(name));
+    core::SoftwareProfile p;
+    p.name = name;
+    p.doc = pr.optional_string("doc").value_or("");
+    given = read_params(pr, core::profile_params(), p);
+    sourced.insert(sourced.end(), given.begin(), given.end());
+    if (auto fit = pr.optional("fit")) m.fits[name] = read_fit(*fit, path, pr.child_path("fit"));
+    pr.finish();
+    m.profiles.push_back(std::move(p));
+  }
+  m.default_profile = sw.string_at("default_profile");
+  if (!m.find_profile(m.default_profile))
+    throw InputError(pos_of(path, sw.node()["default_profile"]), "software.default_profile",
+                     "names no profile under software.profiles", "'" + m.default_profile + "'");
+  profiles.finish();
+  sw.finish();
+
+  MapReader prov(top.required("provenance"), path, "provenance");
+  for (const auto& key : prov.keys()) {
+    const bool names_a_key = std::any_of(sourced.begin(), sourced.end(),
+                                         [&](const std::string& s) { return s == key || s.rfind(key + ".", 0) == 0; });
+    if (!names_a_key) {
+      const std::string hint = closest_match(key, sourced);
+      throw InputError(prov.key_pos(key), "provenance." + key,
+                       "names no key given in this file" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+    m.provenance[key] = scalar_text(prov.node()[key], path, "provenance." + key);
+  }
+  prov.finish();
+  for (const auto& s : sourced) {
+    bool covered = false;
+    for (std::string k = s;; k = k.substr(0, k.rfind('.'))) {
+      if (m.provenance.count(k)) covered = true;
+      if (covered || k.find('.') == std::string::npos) break;
+    }
+    if (!covered)
+      throw InputError(prov.key_pos(prov.keys().empty() ? "" : prov.keys().front()), "provenance",
+                       "no source given for '" + s + "' (add 'provenance: " + s + ": ...' or 'calibrated: ...')");
+  }
+  top.finish();
+  return m;
+}
+
+}  // namespace t3sim::io

@@ -1,0 +1,98 @@
+#include "sim/io/results_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace t3sim::io {
+namespace {
+
+double rate_mbps(const core::OpRecord& r) {
+  const double d = r.duration();
+  return (r.bytes > 0 && d > 0) ? r.bytes / d / 1e6 : 0.0;
+}
+
+core::OpKind kind_from(const std::string& name) {
+  for (auto k :
+       {core::OpKind::Get, core::OpKind::Put, core::OpKind::Quiet, core::OpKind::Barrier, core::OpKind::Compute})
+    if (name == core::op_kind_name(k)) return k;
+  throw std::runtime_error("results JSON: unknown op '" + name + "'");
+}
+
+}  // namespace
+
+std::string results_table(const core::RunResult& r) {
+  std::string out = fmt::format("machine {}  profile {}  workload {}  pes {}  makespan {:.3f} us\n", r.machine,
+                                r.profile, r.workload, r.pes, r.makespan * 1e6);
+  out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10} {:>14} {:>14} {:>10}\n", "pe", "label", "op", "peer", "bytes",
+                     "start_us", "time_us", "MB/s");
+  for (const auto& rec : r.records)
+    out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10.0f} {:>14.3f} {:>14.3f} {:>10.2f}\n", rec.pe, rec.label,
+                       core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start * 1e6, rec.duration() * 1e6,
+                       rate_mbps(rec));
+  return out;
+}
+
+std::string results_csv(const core::RunResult& r) {
+  std::string out = "pe,step,iteration,label,op,peer,bytes,start_s,end_s,time_s,rate_MBps\n";
+  for (const auto& rec : r.records)
+    out += fmt::format("{},{},{},{},{},{},{:.0f},{:.12e},{:.12e},{:.12e},{:.6f}\n", rec.pe, rec.step, rec.iteration,
+                       rec.label, core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start, rec.end, rec.duration(),
+                       rate_mbps(rec));
+  return out;
+}
+
+std::string results_json(const core::RunResult& r) {
+  nlohmann::ordered_json j;
+  j["machine"] = r.machine;
+  j["profile"] = r.profile;
+  j["workload"] = r.workload;
+  j["pes"] = r.pes;
+  j["makespan_s"] = r.makespan;
+  j["records"] = nlohmann::ordered_json::array();
+  for (const auto& rec : r.records) {
+    nlohmann::ordered_json o;
+    o["pe"] = rec.pe;
+    o["step"] = rec.step;
+    o["iteration"] = rec.iteration;
+    o["label"] = rec.label;
+    o["op"] = core::op_kind_name(rec.kind);
+    o["peer"] = rec.peer;
+    o["bytes"] = rec.bytes;
+    o["start_s"] = rec.start;
+    o["end_s"] = rec.end;
+    j["records"].push_back(std::move(o));
+  }
+  return j.dump(1) + "\n";
+}
+
+core::RunResult parse_results_json(const std::string& text) {
+  core::RunResult r;
+  try {
+    const auto j = nlohmann::json::parse(text);
+    r.machine = j.at("machine").get<std::string>();
+    r.profile = j.at("profile").get<std::string>();
+    r.workload = j.at("workload").get<std::string>();
+    r.pes = j.at("pes").get<int>();
+    r.makespan = j.at("makespan_s").get<double>();
+    for (const auto& o : j.at("records")) {
+      core::OpRecord rec;
+      rec.pe = o.at("pe").get<int>();
+      rec.step = o.at("step").get<int>();
+      rec.iteration = o.at("iteration").get<int>();
+      rec.label = o.at("label").get<std::string>();
+      rec.kind = kind_from(o.at("op").get<std::string>());
+      rec.peer = o.at("peer").get<int>();
+      rec.bytes = o.at("bytes").get<double>();
+      rec.start = o.at("start_s").get<double>();
+      rec.end = o.at("end_s").get<double>();
+      r.records.push_back(std::move(rec));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("results JSON: ") + e.what());
+  }
+  return r;
+}
+
+}  // namespace t3sim::io

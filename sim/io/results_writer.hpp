@@ -1,0 +1,17 @@
+// Run results as text: a table for people, CSV and JSON for programs (and the JSON read back, which
+// is how `t3sim validate` collects the runs it starts in child processes). Fixed column order and
+// number formats, so the same run gives byte-identical files.
+#pragma once
+#include <string>
+
+#include "sim/core/results.hpp"
+
+namespace t3sim::io {
+
+std::string results_table(const core::RunResult& r);
+std::string results_csv(const core::RunResult& r);
+std::string results_json(const core::RunResult& r);
+// Throws std::runtime_error on text that is not a results JSON.
+core::RunResult parse_results_json(const std::string& text);
+
+}  // namespace t3sim::io

@@ -1,0 +1,171 @@
+#include "sim/io/workload_loader.hpp"
+
+#include "sim/core/machine_params.hpp"
+#include "sim/io/yaml_map.hpp"
+
+namespace t3sim::io {
+namespace {
+
+struct Context {
+  std::string file;
+  int pes = 0;
+  std::map<std::string, long> variables;
+  std::optional<double> size;  // the current value of $size, when the workload sweeps sizes
+};
+
+long resolve_int(const YAML::Node& n, const Context& ctx, const std::string& key, long min, long max) {
+  const std::string text = scalar_text(n, ctx.file, key);
+  if (!text.empty() && text[0] == '$') {
+    auto it = ctx.variables.find(text.substr(1));
+    if (it == ctx.variables.end())
+      throw InputError(pos_of(ctx.file, n), key, "names no declared variable", "'" + text + "'");
+    if (it->second < min || it->second > max)
+      throw InputError(pos_of(ctx.file, n), key,
+                       "must be between " + std::to_string(min) + " and " + std::to_string(max),
+                       text + " = " + std::to_string(it->second));
+    return it->second;
+  }
+  return integer_value(n, ctx.file, key, min, max);
+}
+
+int read_pe(MapReader& step, const std::string& key, const Context& ctx) {
+  return static_cast<int>(resolve_int(step.required(key), ctx, step.child_path(key), 0, ctx.pes - 1));
+}
+
+double read_bytes(MapReader& step, const Context& ctx) {
+  const YAML::Node n = step.required("bytes");
+  const std::string key = step.child_path("bytes");
+  double bytes = 0;
+  if (scalar_text(n, ctx.file, key) == "$size") {
+    if (!ctx.size) throw InputError(pos_of(ctx.file, n), key, "$size needs a top-level 'sizes' list");
+    bytes = *ctx.size;
+  } else {
+    bytes = quantity_value(n, ctx.file, key, core::Quantity::Size);
+  }
+  if (bytes < 1 || bytes > kMaxMessageBytes || bytes != static_cast<double>(static_cast<long long>(bytes)))
+    throw InputError(pos_of(ctx.file, n), key, "must be a whole number of bytes from 1B to 1GiB", n.Scalar());
+  return bytes;
+}
+
+core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
+  MapReader step(node, ctx.file, "steps[" + std::to_string(index) + "]");
+  core::Op op;
+  op.step = index;
+  const std::string kind = step.string_at("op");
+  if (kind == "get") {
+    op.kind = core::OpKind::Get;
+    op.pe = read_pe(step, "pe", ctx);
+    op.peer = read_pe(step, "from", ctx);
+    op.bytes = read_bytes(step, ctx);
+  } else if (kind == "put") {
+    op.kind = core::OpKind::Put;
+    op.pe = read_pe(step, "pe", ctx);
+    op.peer = read_pe(step, "to", ctx);
+    op.bytes = read_bytes(step, ctx);
+    if (auto c = step.optional("complete")) op.complete = bool_value(*c, ctx.file, step.child_path("complete"));
+  } else if (kind == "quiet") {
+    op.kind = core::OpKind::Quiet;
+    op.pe = read_pe(step, "pe", ctx);
+  } else if (kind == "barrier") {
+    op.kind = core::OpKind::Barrier;
+    op.pe = core::kAllPes;
+  } else if (kind == "compute") {
+    op.kind = core::OpKind::Compute;
+    op.pe = read_pe(step, "pe", ctx);
+    auto secs = step.optional("seconds");
+    auto flops = step.optional("flops");
+    if (static_cast<bool>(secs) == static_cast<bool>(flops))
+      throw InputError(pos_of(ctx.file, node), step.child_path("seconds"), "give exactly one of seconds or flops");
+    if (secs) op.seconds = quantity_value(*secs, ctx.file, step.child_path("seconds"), core::Quantity::Time);
+    if (flops) {
+      op.flops = quantity_value(*flops, ctx.file, step.child_path("flops"), core::Quantity::Ratio);
+      if (!(op.flops > 0))
+        throw InputError(pos_of(ctx.file, *flops), step.child_path("flops"), "must be > 0", flops->Scalar());
+    }
+  } else {
+    const std::string hint = closest_match(kind, {"get", "put", "quiet", "barrier", "compute"});
+    throw InputError(pos_of(ctx.file, node["op"]), step.child_path("op"),
+                     "unknown operation" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"), "'" + kind + "'");
+  }
+  op.label = step.optional_string("label").value_or(kind + std::to_string(index));
+  step.finish();
+  return op;
+}
+
+}  // namespace
+
+LoadedWorkload load_workload(const std::string& path, const std::map<std::string, long>& overrides) {
+  const YAML::Node root = load_yaml_file(path);
+  MapReader top(root, path, "");
+  check_schema_version(top);
+  LoadedWorkload out;
+  core::Workload& w = out.workload;
+  w.name = top.string_at("name");
+  w.doc = top.optional_string("doc").value_or("");
+  out.pes_pos = top.key_pos("pes");
+  w.pes = static_cast<int>(top.integer_at("pes", 1, static_cast<long>(core::kMaxNodes) * 8));
+
+  Context ctx{path, w.pes, {}, std::nullopt};
+  if (auto vars = top.optional("variables")) {
+    MapReader vm(*vars, path, "variables");
+    for (const auto& name : vm.keys())
+      ctx.variables[name] = integer_value(vm.node()[name], path, "variables." + name, -1000000000L, 1000000000L);
+  }
+  for (const auto& [name, value] : overrides) {
+    if (!ctx.variables.count(name))
+      throw InputError({path, 0, 0}, "variables." + name, "--set names a variable the workload does not declare");
+    ctx.variables[name] = value;
+  }
+
+  std::vector<std::optional<double>> sizes{std::nullopt};
+  if (auto list = top.optional("sizes")) {
+    sequence_value(*list, path, "sizes");
+    if (list->size() == 0) throw InputError(pos_of(path, *list), "sizes", "must list at least one size");
+    sizes.clear();
+    for (size_t i = 0; i < list->size(); ++i)
+      sizes.push_back(quantity_value((*list)[i], path, "sizes[" + std::to_string(i) + "]", core::Quantity::Size));
+  }
+  const YAML::Node steps = sequence_value(top.required("steps"), path, "steps");
+  if (steps.size() == 0) throw InputError(pos_of(path, steps), "steps", "must list at least one step");
+  for (size_t it = 0; it < sizes.size(); ++it) {
+    ctx.size = sizes[it];
+    for (size_t s = 0; s < steps.size(); ++s) {
+      core::Op op = read_step(steps[s], static_cast<int>(s), ctx);
+      op.iteration = static_cast<int>(it);
+      w.ops.push_back(std::move(op));
+    }
+  }
+  top.finish();
+  return out;
+}
+
+const std::vector<core::KeyDoc>& workload_keys() {
+  static const std::vector<core::KeyDoc> keys = {
+      {"schema_version", "integer", "must be 1"},
+      {"name", "string", "workload name used in reports and output file names"},
+      {"doc", "string", "what the workload does (optional)"},
+      {"pes", "integer >= 1", "PEs of the job: ids 0 .. pes-1; must not exceed the machine's PEs"},
+      {"variables", "map name -> integer", "named integers steps may use as $name; `run --set name=v` overrides"},
+      {"sizes", "list of sizes (8B, 2KiB, ...)", "the steps run once per size, in order; bytes: $size takes it"},
+      {"steps", "list of maps", "the operations; each PE runs the steps naming it in list order"},
+      {"steps[].op", "get|put|quiet|barrier|compute", "the operation"},
+      {"steps[].pe", "PE id or $var", "the PE that issues it (not for barrier: all PEs take part)"},
+      {"steps[].from", "PE id or $var", "get: the PE whose memory is read (== pe: a local copy)"},
+      {"steps[].to", "PE id or $var", "put: the PE whose memory is written"},
+      {"steps[].bytes", "size or $size", "get/put: message size, 1B .. 1GiB"},
+      {"steps[].complete", "true|false", "put: wait for delivery (shmem_put + shmem_quiet); default true"},
+      {"steps[].seconds", "time", "compute: duration"},
+      {"steps[].flops", "number", "compute: floating-point operations at the node's peak rate"},
+      {"steps[].label", "string", "name reported with the step's timing; default op + step index"},
+  };
+  return keys;
+}
+
+void check_fits_machine(const LoadedWorkload& w, int machine_pes, const std::string& machine_name) {
+  if (w.workload.pes > machine_pes)
+    throw InputError(w.pes_pos, "pes",
+                     "more PEs than machine '" + machine_name + "' has (" + std::to_string(machine_pes) + ")",
+                     std::to_string(w.workload.pes));
+}
+
+}  // namespace t3sim::io

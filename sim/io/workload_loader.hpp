@@ -1,0 +1,31 @@
+// Reads a workload file (workloads/*.yaml) and expands it into core::Op lists. Schema: workloads/README.md
+// and `t3sim describe workload`.
+#pragma once
+#include <map>
+#include <string>
+
+#include "sim/core/machine_params.hpp"
+#include "sim/core/workload.hpp"
+#include "sim/io/input_error.hpp"
+
+namespace t3sim::io {
+
+struct LoadedWorkload {
+  core::Workload workload;
+  SourcePos pes_pos;  // where `pes` stands, for errors found against a machine
+};
+
+// `overrides` replace declared variables (from `t3sim run --set NAME=VALUE`); naming an undeclared
+// variable is an error.
+LoadedWorkload load_workload(const std::string& path, const std::map<std::string, long>& overrides = {});
+
+// Rejects a workload that needs more PEs than the machine has (exit 2, pointing at `pes`).
+void check_fits_machine(const LoadedWorkload& w, int machine_pes, const std::string& machine_name);
+
+// The workload schema, for `t3sim describe workload` (kept beside the code that reads it).
+const std::vector<core::KeyDoc>& workload_keys();
+
+// Largest message a workload may move: beyond the memory of any T3D/T3E PE.
+constexpr double kMaxMessageBytes = 1073741824.0;  // 1 GiB
+
+}  // namespace t3sim::io

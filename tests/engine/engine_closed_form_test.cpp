@@ -1,0 +1,124 @@
+// The engine against closed forms: each test builds a job, simulates it in SimGrid (one engine per
+// process: ctest runs every test in its own process) and compares to 1e-9 relative.
+#include <gtest/gtest.h>
+
+#include "../unit/test_machine.hpp"
+#include "sim/core/cost_model.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/io/machine_loader.hpp"
+#include "sim/io/workload_loader.hpp"
+
+using namespace t3sim;
+using core::OpKind;
+
+namespace {
+
+constexpr double kRel = 1e-9;
+
+core::Op op(OpKind kind, int pe, int peer, double bytes, const std::string& label, bool complete = true) {
+  core::Op o;
+  o.kind = kind;
+  o.pe = pe;
+  o.peer = peer;
+  o.bytes = bytes;
+  o.label = label;
+  o.complete = complete;
+  return o;
+}
+
+const core::OpRecord& record(const core::RunResult& r, const std::string& label, int pe) {
+  for (const auto& rec : r.records)
+    if (rec.label == label && rec.pe == pe) return rec;
+  throw std::runtime_error("no record " + label);
+}
+
+void expect_close(double got, double want) { EXPECT_NEAR(got / want, 1.0, kRel) << got << " vs " << want; }
+
+}  // namespace
+
+TEST(Engine, SingleOperationsMatchClosedForm) {
+  const core::MachineSpec m = test::small_machine();
+  const core::CostModel cost(m, m.profiles[0]);
+  // 0 -> 1 is one hop (x), 0 -> 9 is three hops (1,1,1), 0 -> 0 is local.
+  core::Workload w{"single",
+                   "",
+                   24,
+                   {op(OpKind::Get, 0, 0, 4000, "local"), op(OpKind::Get, 0, 1, 1e6, "get1hop"),
+                    op(OpKind::Get, 0, 9, 1e6, "get3hop"), op(OpKind::Put, 0, 1, 1e6, "put1hop"),
+                    op(OpKind::Put, 0, 9, 12345, "put3hop")}};
+  const auto r = engine::simulate(m, m.profiles[0], w);
+  for (const auto& o : w.ops) expect_close(record(r, o.label, 0).duration(), cost.uncontended_time(o));
+  EXPECT_EQ(cost.hops(0, 9), 3);
+}
+
+TEST(Engine, NewsletterRunEqualsSerialClosedForm) {
+  const auto m = io::load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/t3d-denali.yaml");
+  const auto w = io::load_workload(std::string(T3SIM_SOURCE_DIR) + "/workloads/newsletter-shmem-get.yaml").workload;
+  for (const auto& profile : m.profiles) {
+    if (profile.name != "default") continue;  // one engine per process
+    const auto r = engine::simulate(m, profile, w);
+    const auto predicted = core::CostModel(m, profile).predict_serial(w);
+    ASSERT_EQ(r.records.size(), predicted.size());
+    for (size_t i = 0; i < predicted.size(); ++i) {
+      expect_close(r.records[i].start + 1e-30, predicted[i].start + 1e-30);
+      expect_close(r.records[i].end, predicted[i].end);
+    }
+  }
+}
+
+TEST(Engine, TwoFlowsShareALinkFairly) {
+  core::MachineSpec m = test::small_machine();
+  m.network.router_delay = 0;
+  m.network.wire_delay = 0;
+  m.profiles[0].put_bandwidth = 1e12;  // not a cap here
+  // Node 0 (0,0,0) -> node 12 (0,0,2) runs z+ through node 6; node 6 -> node 12 shares link n6.z+.
+  core::Workload w{"share", "", 24, {op(OpKind::Put, 0, 12, 1e6, "long"), op(OpKind::Put, 6, 12, 1e6, "short")}};
+  const auto r = engine::simulate(m, m.profiles[0], w);
+  const double want = m.profiles[0].call_overhead + 1e6 / (m.network.link_bandwidth / 2);
+  expect_close(record(r, "long", 0).duration(), want);
+  expect_close(record(r, "short", 6).duration(), want);
+}
+
+TEST(Engine, TwoPesOfANodeShareItsInterface) {
+  core::MachineSpec m = test::small_machine();
+  m.node.pes_per_node = 2;  // as on the T3D
+  m.network.router_delay = 0;
+  m.network.wire_delay = 0;
+  m.network.link_bandwidth = 300e6;
+  m.network.nic_injection_bandwidth = 100e6;
+  m.network.nic_ejection_bandwidth = 100e6;
+  m.profiles[0].get_bandwidth = 1e12;
+  // PEs 0 and 1 (node 0) each get 1 MB from PEs 2 and 3 (node 1): requests share node 0's injection,
+  // data shares node 1's injection and node 0's ejection.
+  core::Workload w{"nic", "", 4, {op(OpKind::Get, 0, 2, 1e6, "a"), op(OpKind::Get, 1, 3, 1e6, "b")}};
+  const auto r = engine::simulate(m, m.profiles[0], w);
+  const double want = m.profiles[0].call_overhead + 16 / 50e6 + 1e6 / 50e6;
+  expect_close(record(r, "a", 0).duration(), want);
+  expect_close(record(r, "b", 1).duration(), want);
+}
+
+TEST(Engine, NonBlockingPutCompletesAtQuiet) {
+  const core::MachineSpec m = test::small_machine();
+  const core::CostModel cost(m, m.profiles[0]);
+  core::Op quiet = op(OpKind::Quiet, 0, -1, 0, "quiet");
+  core::Workload w{"nb", "", 24, {op(OpKind::Put, 0, 9, 1e6, "put", false), quiet}};
+  const auto r = engine::simulate(m, m.profiles[0], w);
+  expect_close(record(r, "put", 0).duration(), m.profiles[0].call_overhead);
+  expect_close(record(r, "quiet", 0).end, cost.uncontended_time(op(OpKind::Put, 0, 9, 1e6, "put")));
+}
+
+TEST(Engine, BarrierWaitsForTheSlowestPe) {
+  const core::MachineSpec m = test::small_machine();
+  core::Op slow = op(OpKind::Compute, 0, -1, 0, "slow");
+  slow.flops = 500;  // 5 us at 100 Mflop/s
+  core::Op fast = op(OpKind::Compute, 1, -1, 0, "fast");
+  fast.seconds = 1e-6;
+  core::Op barrier = op(OpKind::Barrier, core::kAllPes, -1, 0, "sync");
+  core::Workload w{"barrier", "", 2, {slow, fast, barrier}};
+  const auto r = engine::simulate(m, m.profiles[0], w);
+  expect_close(record(r, "slow", 0).duration(), 5e-6);
+  expect_close(record(r, "fast", 1).duration(), 1e-6);
+  expect_close(record(r, "sync", 0).end, 5e-6 + m.profiles[0].barrier_latency);
+  expect_close(record(r, "sync", 1).end, 5e-6 + m.profiles[0].barrier_latency);
+  expect_close(r.makespan, 5e-6 + m.profiles[0].barrier_latency);
+}

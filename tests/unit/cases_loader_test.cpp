@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include "rejection_case.hpp"
+#include "sim/io/cases_loader.hpp"
+
+using namespace t3sim;
+using t3sim::test::RejectionCase;
+
+namespace {
+std::string data(const std::string& name) { return std::string(T3SIM_TEST_DATA) + "/cases/" + name; }
+}  // namespace
+
+TEST(CasesLoader, ReadsSuitesAndCases) {
+  const auto suites = io::load_suites(data("valid.yaml"));
+  ASSERT_EQ(suites.size(), 1u);
+  EXPECT_EQ(suites[0].id, "test-suite");
+  EXPECT_NE(suites[0].machine_path.find("tests/data/machine/valid.yaml"), std::string::npos);
+  const auto cases = io::load_suite_cases(suites[0]);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].id, "test-suite/base/get/8B");
+  EXPECT_DOUBLE_EQ(cases[1].measured_s, 0.00003);
+  EXPECT_DOUBLE_EQ(cases[1].tolerance, 0.5);
+}
+
+TEST(CasesLoader, RepoCasesLoad) {
+  const auto suites = io::load_suites(std::string(T3SIM_SOURCE_DIR) + "/validation/cases.yaml");
+  for (const auto& s : suites) EXPECT_FALSE(io::load_suite_cases(s).empty()) << s.id;
+}
+
+class CasesRejects : public testing::TestWithParam<RejectionCase> {};
+
+TEST_P(CasesRejects, WithLocatedMessage) {
+  const RejectionCase& c = GetParam();
+  t3sim::test::expect_rejected(
+      [&] {
+        for (const auto& s : io::load_suites(data(c.rule + ".yaml"))) io::load_suite_cases(s);
+      },
+      c);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, CasesRejects,
+    testing::Values(
+        RejectionCase{"metric_holds_unknown", "metrics\\[0\\].holds: must be time_s or rate_MBps \\(got 'seconds'\\)"},
+        RejectionCase{"exception_names_no_case",
+                      "exceptions: names no case of suite 'test-suite' \\(got 'base/get/9B'\\)"},
+        RejectionCase{"csv_missing_column", "valid.csv:2:1: time_us: no such column; did you mean 'time_s'"},
+        RejectionCase{"tolerance_not_covering",
+                      "valid.csv:3:6: tolerances: no tolerance rule covers this size \\(got 8\\)"},
+        RejectionCase{"csv_bad_number", "bad_number.csv:4:11: time_s: must be a number > 0 \\(got 'fast'\\)"},
+        RejectionCase{"csv_ragged_row", "ragged.csv:3:1: row has 4 cells, header has 3"}),
+    t3sim::test::rule_name);

@@ -1,0 +1,54 @@
+#include <gtest/gtest.h>
+
+#include "sim/core/cost_model.hpp"
+#include "test_machine.hpp"
+
+using namespace t3sim::core;
+
+TEST(CostModel, LatencyCountsRoutersAndWires) {
+  const MachineSpec m = t3sim::test::small_machine();
+  const CostModel c(m, m.profiles.front());
+  // PE 0 (0,0,0) to PE 9 (1,1,1 on 2x3x4): 3 hops, 4 routers.
+  EXPECT_EQ(c.hops(0, 9), 3);
+  EXPECT_DOUBLE_EQ(c.latency(0, 9), 4 * 10e-9 + 3 * 1e-9);
+  EXPECT_DOUBLE_EQ(c.bottleneck(0, 9), 100e6);
+  EXPECT_DOUBLE_EQ(c.latency(0, 0), 10e-9);
+}
+
+namespace {
+Op make(OpKind kind, int pe, int peer, double bytes) {
+  Op o;
+  o.kind = kind;
+  o.pe = pe;
+  o.peer = peer;
+  o.bytes = bytes;
+  return o;
+}
+}  // namespace
+
+TEST(CostModel, ClosedFormsByHand) {
+  const MachineSpec m = t3sim::test::small_machine();
+  const SoftwareProfile& p = m.profiles.front();
+  const CostModel c(m, p);
+  const Op get = make(OpKind::Get, 0, 1, 1e6);
+  EXPECT_DOUBLE_EQ(c.uncontended_time(get), 1e-6 + c.latency(0, 1) + 16 / 100e6 + c.latency(1, 0) + 1e6 / 50e6);
+  const Op local = make(OpKind::Get, 0, 0, 4000);
+  EXPECT_DOUBLE_EQ(c.uncontended_time(local), 1e-6 + 0.5e-6 + 4000 / 400e6);
+  const Op put = make(OpKind::Put, 0, 1, 1e6);
+  EXPECT_DOUBLE_EQ(c.uncontended_time(put), 1e-6 + c.latency(0, 1) + 1e6 / 80e6 + c.latency(1, 0));
+  Op compute = make(OpKind::Compute, 0, -1, 0);
+  compute.flops = 200;
+  EXPECT_DOUBLE_EQ(c.uncontended_time(compute), 200 / 100e6);
+}
+
+TEST(CostModel, SerialPredictionChainsOperations) {
+  const MachineSpec m = t3sim::test::small_machine();
+  const CostModel c(m, m.profiles.front());
+  Workload w{"w", "", 2, {make(OpKind::Get, 0, 1, 100), make(OpKind::Get, 0, 0, 100)}};
+  const auto r = c.predict_serial(w);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_DOUBLE_EQ(r[1].start, r[0].end);
+  w.ops.push_back(make(OpKind::Barrier, kAllPes, -1, 0));
+  EXPECT_FALSE(w.is_serial());
+  EXPECT_THROW(c.predict_serial(w), std::logic_error);
+}

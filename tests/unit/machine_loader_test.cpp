@@ -1,0 +1,74 @@
+#include <gtest/gtest.h>
+
+#include "rejection_case.hpp"
+#include "sim/core/machine_params.hpp"
+#include "sim/io/machine_loader.hpp"
+
+using t3sim::io::load_machine;
+using t3sim::test::RejectionCase;
+
+namespace {
+std::string data(const std::string& name) { return std::string(T3SIM_TEST_DATA) + "/machine/" + name; }
+}  // namespace
+
+TEST(MachineLoader, ReadsValidFile) {
+  const auto m = load_machine(data("valid.yaml"));
+  EXPECT_EQ(m.name, "test-machine");
+  EXPECT_EQ(m.dims, (t3sim::core::Coord{2, 3, 4}));
+  EXPECT_EQ(m.pe_count(), 24);
+  EXPECT_DOUBLE_EQ(m.network.link_bandwidth, 100e6);
+  EXPECT_DOUBLE_EQ(m.network.wire_delay, 0.0);      // default
+  EXPECT_DOUBLE_EQ(m.network.request_bytes, 16.0);  // default
+  ASSERT_NE(m.find_profile(""), nullptr);
+  EXPECT_DOUBLE_EQ(m.find_profile("base")->get_bandwidth, 50e6);
+}
+
+TEST(MachineLoader, EveryPlatformFileLoads) {
+  for (const char* f : {"t3d-denali.yaml"}) {
+    const auto m = load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/" + f);
+    EXPECT_GT(m.pe_count(), 0) << f;
+  }
+}
+
+class MachineRejects : public testing::TestWithParam<RejectionCase> {};
+
+TEST_P(MachineRejects, WithLocatedMessage) {
+  const RejectionCase& c = GetParam();
+  t3sim::test::expect_rejected([&] { load_machine(data(c.rule + ".yaml")); }, c);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, MachineRejects,
+    testing::Values(
+        RejectionCase{"empty", "empty.yaml: is empty"},
+        RejectionCase{"not_yaml", "not_yaml.yaml:[0-9]+:[0-9]+: not valid YAML"},
+        RejectionCase{"not_a_mapping", "not_a_mapping.yaml:1:1: top level must be a mapping"},
+        RejectionCase{"missing_file", "missing_file.yaml: cannot be read"},
+        RejectionCase{"wrong_schema_version",
+                      "wrong_schema_version.yaml:3:17: schema_version: unsupported version.*got 2"},
+        RejectionCase{"unknown_key",
+                      "unknown_key.yaml:15:3: network.router_dealy: unknown key; did you mean 'router_delay'"},
+        RejectionCase{"duplicate_key", "duplicate_key.yaml:15:3: network.router_delay: duplicate key"},
+        RejectionCase{"missing_required_key", "network.link_bandwidth: required key is missing"},
+        RejectionCase{"wrong_type", "wrong_type.yaml:11:10: node.clock: must be a single value"},
+        RejectionCase{"unit_missing", "unit_missing.yaml:13:19: network.link_bandwidth: unit missing.*got '100'"},
+        RejectionCase{"unit_unknown", "network.link_bandwidth: unknown unit 'Mb/s'"},
+        RejectionCase{"negative_value", "network.router_delay: must be >= 0us \\(got '-10ns'\\)"},
+        RejectionCase{"zero_bandwidth", "network.link_bandwidth: must be > 0MB/s"},
+        RejectionCase{"nan_value", "network.router_delay: not a finite number|network.router_delay: not a number"},
+        RejectionCase{"infinite_value", "network.router_delay: not a (finite )?number"},
+        RejectionCase{"torus_dim_zero", "torus.dims\\[1\\]: must be between 1 and 65536 \\(got 0\\)"},
+        RejectionCase{"torus_dims_count", "torus.dims: must list 3 sizes"},
+        RejectionCase{"torus_too_many_nodes", "torus.dims: more than 65536 nodes.*got 1000000 nodes"},
+        RejectionCase{"dimension_order_repeated", "torus.dimension_order: names a dimension twice"},
+        RejectionCase{"tie_rule_unknown", "torus.tie_rule: must be plus or minus \\(got 'random'\\)"},
+        RejectionCase{"default_profile_unknown", "software.default_profile: names no profile"},
+        RejectionCase{"provenance_missing", "provenance: no source given for 'network.link_bandwidth'"},
+        RejectionCase{"provenance_unknown_key",
+                      "provenance.nodes.clock: names no key given in this file; did you mean 'node.clock'"},
+        RejectionCase{"pes_per_node_not_whole", "node.pes_per_node: expected a whole number"}),
+    t3sim::test::rule_name);
+
+TEST(MachineLoader, DirectoryIsRejected) {
+  t3sim::test::expect_rejected([] { load_machine(T3SIM_TEST_DATA); }, {"directory", "is a directory, not a file"});
+}

@@ -1,0 +1,82 @@
+#include <gtest/gtest.h>
+
+#include "rejection_case.hpp"
+#include "sim/io/workload_loader.hpp"
+
+using namespace t3sim;
+using t3sim::test::RejectionCase;
+
+namespace {
+std::string data(const std::string& name) { return std::string(T3SIM_TEST_DATA) + "/workload/" + name; }
+}  // namespace
+
+TEST(WorkloadLoader, ExpandsSizesAndVariables) {
+  const auto w = io::load_workload(data("valid.yaml")).workload;
+  EXPECT_EQ(w.pes, 4);
+  ASSERT_EQ(w.ops.size(), 12u);  // 6 steps x 2 sizes
+  EXPECT_EQ(w.ops[0].kind, core::OpKind::Get);
+  EXPECT_EQ(w.ops[0].peer, 3);
+  EXPECT_DOUBLE_EQ(w.ops[0].bytes, 8);
+  EXPECT_DOUBLE_EQ(w.ops[6].bytes, 1024);
+  EXPECT_EQ(w.ops[6].iteration, 1);
+  EXPECT_FALSE(w.ops[1].complete);
+  EXPECT_EQ(w.ops[2].label, "quiet2");
+  EXPECT_EQ(w.ops[5].pe, core::kAllPes);
+  EXPECT_EQ(w.program_of(3).size(), 4u);  // its compute and the barrier, once per size
+}
+
+TEST(WorkloadLoader, SetOverridesVariable) {
+  const auto w = io::load_workload(data("valid.yaml"), {{"peer", 2}}).workload;
+  EXPECT_EQ(w.ops[0].peer, 2);
+}
+
+TEST(WorkloadLoader, EveryWorkloadFileLoads) {
+  for (const char* f : {"newsletter-shmem-get.yaml", "put-get-sweep.yaml"}) {
+    const auto w = io::load_workload(std::string(T3SIM_SOURCE_DIR) + "/workloads/" + f).workload;
+    EXPECT_FALSE(w.ops.empty()) << f;
+  }
+}
+
+class WorkloadRejects : public testing::TestWithParam<RejectionCase> {};
+
+TEST_P(WorkloadRejects, WithLocatedMessage) {
+  const RejectionCase& c = GetParam();
+  t3sim::test::expect_rejected([&] { io::load_workload(data(c.rule + ".yaml")); }, c);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, WorkloadRejects,
+    testing::Values(
+        RejectionCase{"unknown_op",
+                      "unknown_op.yaml:[0-9]+:[0-9]+: steps\\[2\\].op: unknown operation; did you mean 'quiet'"},
+        RejectionCase{"pe_out_of_range", "steps\\[3\\].pe: must be between 0 and 3 \\(got 4\\)"},
+        RejectionCase{"zero_bytes", "steps\\[0\\].bytes: must be a whole number of bytes from 1B to 1GiB"},
+        RejectionCase{"huge_bytes", "steps\\[0\\].bytes: must be a whole number of bytes from 1B to 1GiB"},
+        RejectionCase{"size_without_sizes", "steps\\[0\\].bytes: \\$size needs a top-level 'sizes' list"},
+        RejectionCase{"undeclared_variable", "steps\\[0\\].from: names no declared variable \\(got '\\$partner'\\)"},
+        RejectionCase{"variable_out_of_range", "steps\\[0\\].from: must be between 0 and 3 \\(got \\$peer = 9\\)"},
+        RejectionCase{"pes_not_integer", "pes: must be a whole number \\(got 'four'\\)"},
+        RejectionCase{"pes_zero", "pes: must be between 1 and"},
+        RejectionCase{"steps_empty", "steps: must list at least one step"},
+        RejectionCase{"compute_seconds_and_flops", "steps\\[3\\].seconds: give exactly one of seconds or flops"},
+        RejectionCase{"complete_not_bool", "steps\\[1\\].complete: must be true or false \\(got 'maybe'\\)"},
+        RejectionCase{"step_unknown_key", "steps\\[2\\].bytes: unknown key"},
+        RejectionCase{"sizes_not_list", "sizes: must be a YAML list"},
+        RejectionCase{"missing_name", "name: required key is missing"}),
+    t3sim::test::rule_name);
+
+TEST(WorkloadLoader, RejectsUnknownSetVariable) {
+  t3sim::test::expect_rejected(
+      [] {
+        io::load_workload(data("valid.yaml"), {{"nope", 1}});
+      },
+      {"set_unknown_variable", "variables.nope: --set names a variable the workload does not declare"});
+}
+
+TEST(WorkloadLoader, RejectsMorePesThanMachine) {
+  const auto w = io::load_workload(data("more_pes_than_machine.yaml"));
+  t3sim::test::expect_rejected(
+      [&] { io::check_fits_machine(w, 24, "small"); },
+      {"more_pes_than_machine",
+       "more_pes_than_machine.yaml:5:1: pes: more PEs than machine 'small' has \\(24\\) \\(got 200\\)"});
+}
