@@ -80,6 +80,7 @@ FitResult fit_profile(const core::MachineSpec& machine, const std::string& profi
   FitResult r;
   for (size_t i = 0; i < prob.free.size(); ++i) r.params.emplace_back(prob.free[i]->key, std::exp(x[i]));
   const auto errs = prob.rel_errors();
+  r.rel_errors = errs;
   r.points = static_cast<int>(errs.size());
   double ss = 0;
   for (double e : errs) {

@@ -18,6 +18,7 @@ namespace t3sim::calib {
 
 struct FitResult {
   std::vector<std::pair<std::string, double>> params;  // key -> fitted SI value, in declaration order
+  std::vector<double> rel_errors;                      // per case, in the order given: predicted/measured - 1
   int points = 0;
   double rms_rel_error = 0;
   double max_rel_error = 0;

@@ -72,6 +72,10 @@ int cmd_calibrate(const CalibrateArgs& a) {
                                  core::format_quantity(in_file, quantity_of(key)), same ? "" : ", differs");
         edits.push_back({base + "." + key, core::format_quantity(value, quantity_of(key))});
       }
+      for (size_t i = 0; i < fit_cases.size(); ++i)
+        std::cout << fmt::format("    residual {:<8} {:>10} {:>+8.2f}%\n", fit_cases[i].record,
+                                 core::format_quantity(fit_cases[i].bytes, core::Quantity::Size),
+                                 fit.rel_errors[i] * 100);
       edits.push_back({base + ".fit.suite", suite.id});
       edits.push_back({base + ".fit.points", std::to_string(fit.points)});
       edits.push_back({base + ".fit.rms_rel_error", fmt::format("{:.4f}", fit.rms_rel_error)});
