@@ -87,6 +87,7 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"torus.dims", "list of 3 integers >= 1", "router positions along x, y, z"},
       {"torus.dimension_order", "list of x|y|z, a permutation", "order in which routes correct dimensions"},
       {"torus.tie_rule", "plus|minus", "direction taken at ring distance exactly k/2"},
+      {"torus.populated_nodes", "integer (optional)", "positions 0..n-1 hold PEs; the rest only route; default all"},
       {"software.default_profile", "string", "profile used when --profile is not given"},
       {"software.profiles.NAME", "map", "one code-generation build of the SHMEM layer; keys below, plus doc"},
       {"software.profiles.NAME.fit", "map",

@@ -54,6 +54,9 @@ struct MachineSpec {
   Coord dims{1, 1, 1};
   Coord dimension_order{0, 1, 2};
   TieRule tie_rule = TieRule::Plus;
+  // Router positions that hold PEs: node ids 0 .. populated_nodes-1; the rest route traffic but hold
+  // no PE (unpopulated, or serving the system). 0 means every position.
+  int populated_nodes = 0;
   NodeParams node;
   NetworkParams network;
   std::string default_profile;
@@ -63,7 +66,9 @@ struct MachineSpec {
 
   Torus torus() const { return Torus(dims); }
   Router router() const { return Router(torus(), dimension_order, tie_rule); }
-  Placement placement() const { return Placement(node.pes_per_node, torus().node_count()); }
+  Placement placement() const {
+    return Placement(node.pes_per_node, populated_nodes > 0 ? populated_nodes : torus().node_count());
+  }
   int pe_count() const { return placement().pe_count(); }
   // The named profile, or the default one when name is empty; nullptr when there is none.
   const SoftwareProfile* find_profile(const std::string& name) const;

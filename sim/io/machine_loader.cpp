@@ -104,8 +104,12 @@ core::MachineSpec load_machine(const std::string& path) {
   m.dims = read_dims(torus);
   m.dimension_order = read_order(torus);
   m.tie_rule = read_tie_rule(torus);
-  torus.finish();
   sourced.insert(sourced.end(), {"torus.dims", "torus.dimension_order", "torus.tie_rule"});
+  if (torus.has("populated_nodes")) {
+    m.populated_nodes = static_cast<int>(torus.integer_at("populated_nodes", 1, m.torus().node_count()));
+    sourced.push_back("torus.populated_nodes");
+  }
+  torus.finish();
 
   MapReader node(top.required("node"), path, "node");
   auto given = read_params(node, core::node_params(), m.node);
