@@ -47,6 +47,7 @@ double CostModel::uncontended_time(const Op& op) const {
       return op.seconds + op.flops / (machine_.node.clock_hz * machine_.node.flops_per_cycle);
     case OpKind::Quiet:
     case OpKind::Barrier:
+    case OpKind::Wait:
       break;
   }
   throw std::logic_error("uncontended_time: no closed form for a lone " + std::string(op_kind_name(op.kind)));

@@ -14,6 +14,8 @@ const char* op_kind_name(OpKind k) {
       return "barrier";
     case OpKind::Compute:
       return "compute";
+    case OpKind::Wait:
+      return "wait";
   }
   return "?";
 }
@@ -28,7 +30,7 @@ std::vector<Op> Workload::program_of(int pe) const {
 bool Workload::is_serial() const {
   int issuer = -1;
   for (const Op& op : ops) {
-    if (op.kind == OpKind::Barrier) return false;
+    if (op.kind == OpKind::Barrier || op.kind == OpKind::Wait || !op.flag.empty()) return false;
     if (issuer >= 0 && op.pe != issuer) return false;
     issuer = op.pe;
   }

@@ -12,6 +12,7 @@ enum class OpKind {
   Quiet,    // pe waits until all its outstanding puts are delivered
   Barrier,  // every PE of the job waits for all the others (pe == kAllPes)
   Compute,  // pe computes for `seconds`, or `flops` at the node's peak rate
+  Wait,     // pe waits until its flag `flag` has been signalled, then consumes one signal (wait_until + reset)
 };
 
 constexpr int kAllPes = -1;
@@ -26,6 +27,7 @@ struct Op {
   double seconds = 0;
   double flops = 0;
   bool complete = true;
+  std::string flag;   // put: flag signalled at peer when the data is delivered; wait: flag waited on
   std::string label;  // name of the step it came from, reported with its timing
   int step = 0;       // index of the step in the workload file
   int iteration = 0;  // index into the workload's size sweep

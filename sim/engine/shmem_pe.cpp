@@ -6,13 +6,18 @@
 namespace t3sim::engine {
 
 void ShmemPe::operator()() {
+  std::string& doing = (*ctx_.doing)[static_cast<size_t>(pe_)];
   for (const core::Op& op : program_) {
+    doing = std::string(core::op_kind_name(op.kind)) + (op.flag.empty() ? "" : " for flag '" + op.flag + "'") +
+            (op.peer >= 0 ? " with PE " + std::to_string(op.peer) : "") + " (step " + std::to_string(op.step) + ")";
     const double start = sg4::Engine::get_clock();
     run_op(op);
     (*ctx_.records)[static_cast<size_t>(pe_)].push_back(
         {op.step, op.iteration, op.label, op.kind, pe_, op.peer, op.bytes, start, sg4::Engine::get_clock()});
   }
+  doing = "quiet at the end of its program";
   quiet();  // a PE's program ends when its puts are delivered
+  doing.clear();
 }
 
 void ShmemPe::run_op(const core::Op& op) {
@@ -32,6 +37,9 @@ void ShmemPe::run_op(const core::Op& op) {
       break;
     case core::OpKind::Quiet:
       quiet();
+      break;
+    case core::OpKind::Wait:
+      wait(op.flag);
       break;
     case core::OpKind::Barrier:
       ctx_.barrier->wait();
@@ -79,17 +87,34 @@ void ShmemPe::remote_put(const core::Op& op) {
   const int src = pe_;
   const int dst = op.peer;
   const double bytes = op.bytes;
+  const std::string flag = op.flag;
   const core::CostModel* cost = ctx_.cost;
   if (op.complete) {
     transfer(src, dst, bytes, p.put_bandwidth);
+    if (!flag.empty()) signal(dst, flag);
     sg4::this_actor::sleep_for(cost->latency(dst, src));  // the delivery acknowledgement
     return;
   }
   ShmemPe* self = this;
-  in_flight_.push_back(sg4::Actor::create("put", ctx_.platform->host(src), [self, src, dst, bytes, cost] {
+  in_flight_.push_back(sg4::Actor::create("put", ctx_.platform->host(src), [self, src, dst, bytes, flag, cost] {
     self->transfer(src, dst, bytes, cost->profile().put_bandwidth);
+    if (!flag.empty()) self->signal(dst, flag);
     sg4::this_actor::sleep_for(cost->latency(dst, src));
   }));
+}
+
+void ShmemPe::signal(int pe, const std::string& flag) const {
+  FlagBoard& board = (*ctx_.flags)[static_cast<size_t>(pe)];
+  std::unique_lock<sg4::Mutex> lock(*board.mutex);
+  ++board.signalled[flag];
+  board.changed->notify_all();
+}
+
+void ShmemPe::wait(const std::string& flag) const {
+  FlagBoard& board = (*ctx_.flags)[static_cast<size_t>(pe_)];
+  std::unique_lock<sg4::Mutex> lock(*board.mutex);
+  while (board.signalled[flag] == 0) board.changed->wait(lock);
+  --board.signalled[flag];
 }
 
 void ShmemPe::quiet() {

@@ -6,10 +6,14 @@
 //   put        : call_overhead; latency, then a flow capped at put_bandwidth; complete=true waits for the
 //                delivery acknowledgement (return latency); complete=false returns after call_overhead
 //                and the transfer goes on in the background until the PE's next quiet.
+//                signal: the target's flag is raised when the data is delivered.
+//   wait       : blocks until the PE's flag has been raised, then lowers it once (no cost of its own).
 //   barrier    : every PE of the job waits for all, then barrier_latency.
 //   compute    : seconds, or flops at clock x flops_per_cycle.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -20,12 +24,21 @@
 
 namespace t3sim::engine {
 
+// The signal flags of one PE (shmem_wait_until targets): a count per flag name.
+struct FlagBoard {
+  std::map<std::string, int> signalled;
+  sg4::MutexPtr mutex;
+  sg4::ConditionVariablePtr changed;
+};
+
 struct JobContext {
   const core::CostModel* cost = nullptr;
   const PlatformBuilder* platform = nullptr;
   sg4::BarrierPtr barrier;
   std::vector<std::vector<core::OpRecord>>* records = nullptr;  // one vector per PE
   uint64_t* next_transfer = nullptr;                            // names each transfer's mailbox
+  std::vector<FlagBoard>* flags = nullptr;                      // one board per PE
+  std::vector<std::string>* doing = nullptr;  // per PE: the operation under way, "" once the PE finished
 };
 
 class ShmemPe {
@@ -41,6 +54,8 @@ class ShmemPe {
   // Latency of the path, then a flow of `bytes` from src to dst (rate <= cap), waited for.
   void transfer(int src_pe, int dst_pe, double bytes, double cap) const;
   void quiet();
+  void signal(int pe, const std::string& flag) const;
+  void wait(const std::string& flag) const;
 
   JobContext ctx_;
   int pe_;

@@ -28,6 +28,14 @@ long resolve_int(const YAML::Node& n, const Context& ctx, const std::string& key
   return integer_value(n, ctx.file, key, min, max);
 }
 
+std::string read_flag_name(const YAML::Node& n, const Context& ctx, const std::string& key) {
+  const std::string name = scalar_text(n, ctx.file, key);
+  const bool ok = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+  if (!ok)
+    throw InputError(pos_of(ctx.file, n), key, "flag names are lower-case letters, digits and _", "'" + name + "'");
+  return name;
+}
+
 int read_pe(MapReader& step, const std::string& key, const Context& ctx) {
   return static_cast<int>(resolve_int(step.required(key), ctx, step.child_path(key), 0, ctx.pes - 1));
 }
@@ -63,9 +71,14 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
     op.peer = read_pe(step, "to", ctx);
     op.bytes = read_bytes(step, ctx);
     if (auto c = step.optional("complete")) op.complete = bool_value(*c, ctx.file, step.child_path("complete"));
+    if (auto s = step.optional("signal")) op.flag = read_flag_name(*s, ctx, step.child_path("signal"));
   } else if (kind == "quiet") {
     op.kind = core::OpKind::Quiet;
     op.pe = read_pe(step, "pe", ctx);
+  } else if (kind == "wait") {
+    op.kind = core::OpKind::Wait;
+    op.pe = read_pe(step, "pe", ctx);
+    op.flag = read_flag_name(step.required("flag"), ctx, step.child_path("flag"));
   } else if (kind == "barrier") {
     op.kind = core::OpKind::Barrier;
     op.pe = core::kAllPes;
@@ -83,7 +96,7 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
         throw InputError(pos_of(ctx.file, *flops), step.child_path("flops"), "must be > 0", flops->Scalar());
     }
   } else {
-    const std::string hint = closest_match(kind, {"get", "put", "quiet", "barrier", "compute"});
+    const std::string hint = closest_match(kind, {"get", "put", "quiet", "wait", "barrier", "compute"});
     throw InputError(pos_of(ctx.file, node["op"]), step.child_path("op"),
                      "unknown operation" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"), "'" + kind + "'");
   }
@@ -148,12 +161,14 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"variables", "map name -> integer", "named integers steps may use as $name; `run --set name=v` overrides"},
       {"sizes", "list of sizes (8B, 2KiB, ...)", "the steps run once per size, in order; bytes: $size takes it"},
       {"steps", "list of maps", "the operations; each PE runs the steps naming it in list order"},
-      {"steps[].op", "get|put|quiet|barrier|compute", "the operation"},
+      {"steps[].op", "get|put|quiet|wait|barrier|compute", "the operation"},
       {"steps[].pe", "PE id or $var", "the PE that issues it (not for barrier: all PEs take part)"},
       {"steps[].from", "PE id or $var", "get: the PE whose memory is read (== pe: a local copy)"},
       {"steps[].to", "PE id or $var", "put: the PE whose memory is written"},
       {"steps[].bytes", "size or $size", "get/put: message size, 1B .. 1GiB"},
       {"steps[].complete", "true|false", "put: wait for delivery (shmem_put + shmem_quiet); default true"},
+      {"steps[].signal", "flag name", "put: signal this flag at the target when the data is delivered"},
+      {"steps[].flag", "flag name", "wait: wait until this flag of pe is signalled, then consume the signal"},
       {"steps[].seconds", "time", "compute: duration"},
       {"steps[].flops", "number", "compute: floating-point operations at the node's peak rate"},
       {"steps[].label", "string", "name reported with the step's timing; default op + step index"},

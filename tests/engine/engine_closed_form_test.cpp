@@ -122,3 +122,19 @@ TEST(Engine, BarrierWaitsForTheSlowestPe) {
   expect_close(record(r, "sync", 1).end, 5e-6 + m.profiles[0].barrier_latency);
   expect_close(r.makespan, 5e-6 + m.profiles[0].barrier_latency);
 }
+
+TEST(Engine, SignalledPutWakesTheWaitingPe) {
+  const core::MachineSpec m = test::small_machine();
+  const core::CostModel cost(m, m.profiles[0]);
+  core::Op put = op(OpKind::Put, 0, 9, 5e5, "put", false);
+  put.flag = "data";
+  core::Op wait = op(OpKind::Wait, 9, -1, 0, "wait");
+  wait.flag = "data";
+  core::Workload w{"signal", "", 24, {put, wait}};
+  const auto r = engine::simulate(m, m.profiles[0], w);
+  // The data arrives after call_overhead + latency + bytes/rate; the ack latency comes after that.
+  const double arrival = m.profiles[0].call_overhead + cost.latency(0, 9) +
+                         5e5 / std::min(cost.bottleneck(0, 9), m.profiles[0].put_bandwidth);
+  expect_close(record(r, "wait", 9).end, arrival);
+  expect_close(r.makespan, arrival + cost.latency(9, 0));
+}

@@ -14,8 +14,16 @@ core::Workload sweep() {
   core::Workload w{"sweep", "", 2, {}};
   int it = 0;
   for (double b : {80.0, 800.0, 8000.0, 80000.0, 800000.0}) {
-    w.ops.push_back({core::OpKind::Get, 0, 0, b, 0, 0, true, "local", 0, it});
-    w.ops.push_back({core::OpKind::Get, 0, 1, b, 0, 0, true, "remote", 1, it});
+    for (int peer : {0, 1}) {
+      core::Op op;
+      op.pe = 0;
+      op.peer = peer;
+      op.bytes = b;
+      op.label = peer == 0 ? "local" : "remote";
+      op.step = peer;
+      op.iteration = it;
+      w.ops.push_back(op);
+    }
     ++it;
   }
   return w;
