@@ -12,7 +12,7 @@ struct RunArgs {
   std::string profile;
   std::string out_dir;
   bool json = false;
-  std::map<std::string, long> variables;
+  std::map<std::string, std::string> variables;
 };
 int cmd_run(const RunArgs& a);
 

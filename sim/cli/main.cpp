@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--profile", run.profile, "software profile (default: the machine's default_profile)");
   run_cmd->add_option("--out", run.out_dir, "also write WORKLOAD.PROFILE.csv and .json into this folder");
   run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
-  run_cmd->add_option("--set", sets, "override a workload variable: NAME=INTEGER (repeatable)");
+  run_cmd->add_option("--set", sets, "override a workload variable: NAME=VALUE (repeatable)");
 
   std::string route_machine;
   int route_src = 0, route_dst = 0;
@@ -65,17 +65,11 @@ int main(int argc, char** argv) {
     if (*run_cmd) {
       for (const auto& s : sets) {
         const auto eq = s.find('=');
-        long v = 0;
-        try {
-          if (eq == std::string::npos) throw std::invalid_argument("no =");
-          size_t used = 0;
-          v = std::stol(s.substr(eq + 1), &used);
-          if (used != s.size() - eq - 1) throw std::invalid_argument("trailing text");
-        } catch (const std::exception&) {
-          std::cerr << "t3sim run: --set takes NAME=INTEGER (got '" << s << "')\n";
+        if (eq == std::string::npos || eq == 0) {
+          std::cerr << "t3sim run: --set takes NAME=VALUE (got '" << s << "')\n";
           return 2;
         }
-        run.variables[s.substr(0, eq)] = v;
+        run.variables[s.substr(0, eq)] = s.substr(eq + 1);
       }
       return cmd_run(run);
     }

@@ -1,32 +1,13 @@
 #include "sim/io/workload_loader.hpp"
 
 #include "sim/core/machine_params.hpp"
+#include "sim/io/workload_values.hpp"
 #include "sim/io/yaml_map.hpp"
 
 namespace t3sim::io {
 namespace {
 
-struct Context {
-  std::string file;
-  int pes = 0;
-  std::map<std::string, long> variables;
-  std::optional<double> size;  // the current value of $size, when the workload sweeps sizes
-};
-
-long resolve_int(const YAML::Node& n, const Context& ctx, const std::string& key, long min, long max) {
-  const std::string text = scalar_text(n, ctx.file, key);
-  if (!text.empty() && text[0] == '$') {
-    auto it = ctx.variables.find(text.substr(1));
-    if (it == ctx.variables.end())
-      throw InputError(pos_of(ctx.file, n), key, "names no declared variable", "'" + text + "'");
-    if (it->second < min || it->second > max)
-      throw InputError(pos_of(ctx.file, n), key,
-                       "must be between " + std::to_string(min) + " and " + std::to_string(max),
-                       text + " = " + std::to_string(it->second));
-    return it->second;
-  }
-  return integer_value(n, ctx.file, key, min, max);
-}
+using Context = WorkloadContext;
 
 std::string read_flag_name(const YAML::Node& n, const Context& ctx, const std::string& key) {
   const std::string name = scalar_text(n, ctx.file, key);
@@ -37,7 +18,7 @@ std::string read_flag_name(const YAML::Node& n, const Context& ctx, const std::s
 }
 
 int read_pe(MapReader& step, const std::string& key, const Context& ctx) {
-  return static_cast<int>(resolve_int(step.required(key), ctx, step.child_path(key), 0, ctx.pes - 1));
+  return resolve_pe(step.required(key), ctx, step.child_path(key));
 }
 
 double read_bytes(MapReader& step, const Context& ctx) {
@@ -70,7 +51,7 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
     op.pe = read_pe(step, "pe", ctx);
     op.peer = read_pe(step, "to", ctx);
     op.bytes = read_bytes(step, ctx);
-    if (auto c = step.optional("complete")) op.complete = bool_value(*c, ctx.file, step.child_path("complete"));
+    if (auto c = step.optional("complete")) op.complete = resolve_bool(*c, ctx, step.child_path("complete"));
     if (auto s = step.optional("signal")) op.flag = read_flag_name(*s, ctx, step.child_path("signal"));
   } else if (kind == "quiet") {
     op.kind = core::OpKind::Quiet;
@@ -107,7 +88,7 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
 
 }  // namespace
 
-LoadedWorkload load_workload(const std::string& path, const std::map<std::string, long>& overrides) {
+LoadedWorkload load_workload(const std::string& path, const std::map<std::string, std::string>& overrides) {
   const YAML::Node root = load_yaml_file(path);
   MapReader top(root, path, "");
   check_schema_version(top);
@@ -121,8 +102,7 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
   Context ctx{path, w.pes, {}, std::nullopt};
   if (auto vars = top.optional("variables")) {
     MapReader vm(*vars, path, "variables");
-    for (const auto& name : vm.keys())
-      ctx.variables[name] = integer_value(vm.node()[name], path, "variables." + name, -1000000000L, 1000000000L);
+    for (const auto& name : vm.keys()) ctx.variables[name] = scalar_text(vm.node()[name], path, "variables." + name);
   }
   for (const auto& [name, value] : overrides) {
     if (!ctx.variables.count(name))
@@ -158,7 +138,7 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"name", "string", "workload name used in reports and output file names"},
       {"doc", "string", "what the workload does (optional)"},
       {"pes", "integer >= 1", "PEs of the job: ids 0 .. pes-1; must not exceed the machine's PEs"},
-      {"variables", "map name -> integer", "named integers steps may use as $name; `run --set name=v` overrides"},
+      {"variables", "map name -> value", "named values steps may use as $name; `run --set name=v` overrides"},
       {"sizes", "list of sizes (8B, 2KiB, ...)", "the steps run once per size, in order; bytes: $size takes it"},
       {"steps", "list of maps", "the operations; each PE runs the steps naming it in list order"},
       {"steps[].op", "get|put|quiet|wait|barrier|compute", "the operation"},

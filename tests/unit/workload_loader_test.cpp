@@ -26,7 +26,7 @@ TEST(WorkloadLoader, ExpandsSizesAndVariables) {
 }
 
 TEST(WorkloadLoader, SetOverridesVariable) {
-  const auto w = io::load_workload(data("valid.yaml"), {{"peer", 2}}).workload;
+  const auto w = io::load_workload(data("valid.yaml"), {{"peer", "2"}}).workload;
   EXPECT_EQ(w.ops[0].peer, 2);
 }
 
@@ -49,12 +49,12 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(
         RejectionCase{"unknown_op",
                       "unknown_op.yaml:[0-9]+:[0-9]+: steps\\[2\\].op: unknown operation; did you mean 'quiet'"},
-        RejectionCase{"pe_out_of_range", "steps\\[3\\].pe: must be between 0 and 3 \\(got 4\\)"},
+        RejectionCase{"pe_out_of_range", "steps\\[3\\].pe: must be between 0 and 3 \\(got '4'\\)"},
         RejectionCase{"zero_bytes", "steps\\[0\\].bytes: must be a whole number of bytes from 1B to 1GiB"},
         RejectionCase{"huge_bytes", "steps\\[0\\].bytes: must be a whole number of bytes from 1B to 1GiB"},
         RejectionCase{"size_without_sizes", "steps\\[0\\].bytes: \\$size needs a top-level 'sizes' list"},
         RejectionCase{"undeclared_variable", "steps\\[0\\].from: names no declared variable \\(got '\\$partner'\\)"},
-        RejectionCase{"variable_out_of_range", "steps\\[0\\].from: must be between 0 and 3 \\(got \\$peer = 9\\)"},
+        RejectionCase{"variable_out_of_range", "steps\\[0\\].from: must be between 0 and 3 \\(got \\$peer = '9'\\)"},
         RejectionCase{"pes_not_integer", "pes: must be a whole number \\(got 'four'\\)"},
         RejectionCase{"pes_zero", "pes: must be between 1 and"},
         RejectionCase{"steps_empty", "steps: must list at least one step"},
@@ -69,7 +69,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(WorkloadLoader, RejectsUnknownSetVariable) {
   t3sim::test::expect_rejected(
       [] {
-        io::load_workload(data("valid.yaml"), {{"nope", 1}});
+        io::load_workload(data("valid.yaml"), {{"nope", "1"}});
       },
       {"set_unknown_variable", "variables.nope: --set names a variable the workload does not declare"});
 }
