@@ -2,6 +2,7 @@
 
 #include <nlopt.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -49,7 +50,7 @@ double objective(const std::vector<double>& x, std::vector<double>& /*grad*/, vo
 }  // namespace
 
 FitResult fit_profile(const core::MachineSpec& machine, const std::string& profile, const core::Workload& workload,
-                      const std::vector<core::MeasuredCase>& cases) {
+                      const std::vector<core::MeasuredCase>& cases, const std::vector<std::string>& free_params) {
   const core::SoftwareProfile* base = machine.find_profile(profile);
   if (!base) throw std::runtime_error("machine '" + machine.name + "' has no profile '" + profile + "'");
   if (!workload.is_serial())
@@ -57,7 +58,7 @@ FitResult fit_profile(const core::MachineSpec& machine, const std::string& profi
   Problem prob{&machine, *base, &workload, &cases, {}, 0};
   std::vector<double> x, lo, hi;
   for (const auto& d : core::profile_params()) {
-    if (!d.fit) continue;
+    if (!d.fit || std::find(free_params.begin(), free_params.end(), d.key) == free_params.end()) continue;
     prob.free.push_back(&d);
     x.push_back(std::log(d.fit->start));
     lo.push_back(std::log(d.fit->lower));

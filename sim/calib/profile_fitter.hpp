@@ -28,6 +28,6 @@ struct FitResult {
 // `cases` are the profile's cases to fit (the caller filters by profile and size). The fit starts from
 // each parameter's declared start value, never from the file's current value, so it is reproducible.
 FitResult fit_profile(const core::MachineSpec& machine, const std::string& profile, const core::Workload& workload,
-                      const std::vector<core::MeasuredCase>& cases);
+                      const std::vector<core::MeasuredCase>& cases, const std::vector<std::string>& free_params);
 
 }  // namespace t3sim::calib

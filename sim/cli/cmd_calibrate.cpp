@@ -58,7 +58,7 @@ int cmd_calibrate(const CalibrateArgs& a) {
       std::vector<core::MeasuredCase> fit_cases;
       for (const auto& c : cases)
         if (c.profile == profile && c.bytes >= suite.fit_min_bytes) fit_cases.push_back(c);
-      const calib::FitResult fit = calib::fit_profile(machine, profile, workload, fit_cases);
+      const calib::FitResult fit = calib::fit_profile(machine, profile, workload, fit_cases, suite.fit_params);
       const std::string base = "software.profiles." + profile;
       std::cout << fmt::format(
           "  profile {:<10} points {:>2}  rms rel err {:.4f}  max rel err {:.4f}  ({} evaluations)\n", profile,

@@ -43,6 +43,8 @@ double CostModel::uncontended_time(const Op& op) const {
       if (!op.complete) return p.call_overhead;
       return p.call_overhead + latency(op.pe, op.peer) +
              op.bytes / std::min(bottleneck(op.pe, op.peer), p.put_bandwidth) + latency(op.peer, op.pe);
+    case OpKind::Overhead:
+      return p.message_overhead;
     case OpKind::Compute:
       return op.seconds + op.flops / (machine_.node.clock_hz * machine_.node.flops_per_cycle);
     case OpKind::Quiet:

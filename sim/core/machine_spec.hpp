@@ -31,12 +31,13 @@ struct NetworkParams {
 struct SoftwareProfile {
   std::string name;
   std::string doc;
-  double call_overhead = 0;    // s: entering and leaving a shmem call, any target
-  double local_overhead = 0;   // s: extra set-up when the target is the calling PE (the library's copy path)
-  double copy_bandwidth = 0;   // bytes/s: a get from the PE's own memory is a memory copy at this rate
-  double get_bandwidth = 0;    // bytes/s: rate at which the initiator pulls remote data
-  double put_bandwidth = 0;    // bytes/s: rate at which the initiator pushes remote data
-  double barrier_latency = 0;  // s: from the last PE arriving to all PEs leaving a barrier
+  double call_overhead = 0;     // s: entering and leaving a shmem call, any target
+  double local_overhead = 0;    // s: extra set-up when the target is the calling PE (the library's copy path)
+  double copy_bandwidth = 0;    // bytes/s: a get from the PE's own memory is a memory copy at this rate
+  double get_bandwidth = 0;     // bytes/s: rate at which the initiator pulls remote data
+  double put_bandwidth = 0;     // bytes/s: rate at which the initiator pushes remote data
+  double barrier_latency = 0;   // s: from the last PE arriving to all PEs leaving a barrier
+  double message_overhead = 0;  // s: per message of a message-passing layer over SHMEM
 };
 
 // Residuals of the last `t3sim calibrate` fit of a profile (written back by calibrate).

@@ -25,7 +25,7 @@ struct RunResult {
   std::string profile;
   std::string workload;
   int pes = 0;
-  double makespan = 0;  // s: when the last PE finished (outstanding puts delivered and acknowledged)
+  double makespan = 0;            // s: when the last PE finished (outstanding puts delivered and acknowledged)
   std::vector<OpRecord> records;  // sorted by (pe, start, step) for deterministic output
 };
 

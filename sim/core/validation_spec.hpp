@@ -7,6 +7,9 @@
 
 namespace t3sim::core {
 
+// A model with more free parameters than this per profile is a lookup table, not a model.
+constexpr size_t kMaxFitParams = 4;
+
 // A tolerance that applies to the cases whose message size is in [min_bytes, max_bytes].
 // The first rule that matches a case wins.
 struct ToleranceRule {
@@ -43,8 +46,9 @@ struct SuiteSpec {
   std::vector<MetricSpec> metrics;
   std::vector<ToleranceRule> tolerances;
   std::vector<ToleranceException> exceptions;
-  double median_rel_error = 0;  // target for the suite's median |relative error|
-  double fit_min_bytes = 0;     // calibrate fits only cases with at least this many bytes
+  double median_rel_error = 0;          // target for the suite's median |relative error|
+  double fit_min_bytes = 0;             // calibrate fits only cases with at least this many bytes
+  std::vector<std::string> fit_params;  // profile parameters calibrate fits (at most kMaxFitParams)
 };
 
 // One measured number, ready to compare: the workload record (label, bytes) under a profile.

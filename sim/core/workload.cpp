@@ -16,6 +16,8 @@ const char* op_kind_name(OpKind k) {
       return "compute";
     case OpKind::Wait:
       return "wait";
+    case OpKind::Overhead:
+      return "overhead";
   }
   return "?";
 }

@@ -7,12 +7,13 @@
 namespace t3sim::core {
 
 enum class OpKind {
-  Get,      // pe reads `bytes` from peer's memory into its own (peer == pe: a local memory copy)
-  Put,      // pe writes `bytes` into peer's memory; complete=true also waits for delivery (shmem_quiet)
-  Quiet,    // pe waits until all its outstanding puts are delivered
-  Barrier,  // every PE of the job waits for all the others (pe == kAllPes)
-  Compute,  // pe computes for `seconds`, or `flops` at the node's peak rate
-  Wait,     // pe waits until its flag `flag` has been signalled, then consumes one signal (wait_until + reset)
+  Get,       // pe reads `bytes` from peer's memory into its own (peer == pe: a local memory copy)
+  Put,       // pe writes `bytes` into peer's memory; complete=true also waits for delivery (shmem_quiet)
+  Quiet,     // pe waits until all its outstanding puts are delivered
+  Barrier,   // every PE of the job waits for all the others (pe == kAllPes)
+  Compute,   // pe computes for `seconds`, or `flops` at the node's peak rate
+  Wait,      // pe waits until its flag `flag` has been signalled, then consumes one signal (wait_until + reset)
+  Overhead,  // pe spends the profile's message_overhead: one message's software cost in a message layer
 };
 
 constexpr int kAllPes = -1;

@@ -41,6 +41,9 @@ void ShmemPe::run_op(const core::Op& op) {
     case core::OpKind::Wait:
       wait(op.flag);
       break;
+    case core::OpKind::Overhead:
+      sg4::this_actor::sleep_for(p.message_overhead);
+      break;
     case core::OpKind::Barrier:
       ctx_.barrier->wait();
       sg4::this_actor::sleep_for(p.barrier_latency);

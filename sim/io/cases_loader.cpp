@@ -1,8 +1,10 @@
 #include "sim/io/cases_loader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
+#include "sim/core/machine_params.hpp"
 #include "sim/core/units.hpp"
 #include "sim/io/measurement_table.hpp"
 #include "sim/io/yaml_map.hpp"
@@ -54,6 +56,32 @@ core::ToleranceRule read_tolerance(const YAML::Node& n, const std::string& file,
   return r;
 }
 
+std::vector<std::string> read_fit_params(MapReader& s) {
+  const std::string key = s.child_path("fit_params");
+  const YAML::Node list = sequence_value(s.required("fit_params"), s.file(), key);
+  if (list.size() == 0 || list.size() > core::kMaxFitParams)
+    throw InputError(pos_of(s.file(), list), key,
+                     "must name 1 to " + std::to_string(core::kMaxFitParams) + " parameters",
+                     std::to_string(list.size()));
+  std::vector<std::string> fittable;
+  for (const auto& d : core::profile_params())
+    if (d.fit) fittable.push_back(d.key);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string name = scalar_text(list[i], s.file(), key);
+    if (std::find(fittable.begin(), fittable.end(), name) == fittable.end()) {
+      const std::string hint = closest_match(name, fittable);
+      throw InputError(pos_of(s.file(), list[i]), key,
+                       "not a parameter calibrate can fit" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
+                       "'" + name + "'");
+    }
+    if (std::find(out.begin(), out.end(), name) != out.end())
+      throw InputError(pos_of(s.file(), list[i]), key, "names a parameter twice", "'" + name + "'");
+    out.push_back(name);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<core::SuiteSpec> load_suites(const std::string& cases_path) {
@@ -94,6 +122,7 @@ std::vector<core::SuiteSpec> load_suites(const std::string& cases_path) {
     }
     spec.median_rel_error = ratio_in(s, "median_rel_error", 0, 10);
     spec.fit_min_bytes = s.quantity_at("fit_min_bytes", core::Quantity::Size);
+    spec.fit_params = read_fit_params(s);
     s.finish();
     out.push_back(std::move(spec));
   }

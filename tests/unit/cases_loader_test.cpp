@@ -48,5 +48,9 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"tolerance_not_covering",
                       "valid.csv:3:6: tolerances: no tolerance rule covers this size \\(got 8\\)"},
         RejectionCase{"csv_bad_number", "bad_number.csv:4:11: time_s: must be a number > 0 \\(got 'fast'\\)"},
+        RejectionCase{
+            "fit_params_unknown",
+            "fit_params: not a parameter calibrate can fit; did you mean 'call_overhead'\\? \\(got 'call_overhed'\\)"},
+        RejectionCase{"fit_params_too_many", "fit_params: must name 1 to 4 parameters \\(got 5\\)"},
         RejectionCase{"csv_ragged_row", "ragged.csv:3:1: row has 4 cells, header has 3"}),
     t3sim::test::rule_name);

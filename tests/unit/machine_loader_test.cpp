@@ -66,7 +66,8 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"provenance_missing", "provenance: no source given for 'network.link_bandwidth'"},
         RejectionCase{"provenance_unknown_key",
                       "provenance.nodes.clock: names no key given in this file; did you mean 'node.clock'"},
-        RejectionCase{"populated_beyond_torus", "populated_beyond_torus.yaml:9:20: torus.populated_nodes: must be between 1 and 24 \\(got 25\\)"},
+        RejectionCase{"populated_beyond_torus",
+                      "populated_beyond_torus.yaml:9:20: torus.populated_nodes: must be between 1 and 24 \\(got 25\\)"},
         RejectionCase{"pes_per_node_not_whole", "node.pes_per_node: expected a whole number"}),
     t3sim::test::rule_name);
 

@@ -62,7 +62,8 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"complete_not_bool", "steps\\[1\\].complete: must be true or false \\(got 'maybe'\\)"},
         RejectionCase{"step_unknown_key", "steps\\[2\\].bytes: unknown key"},
         RejectionCase{"sizes_not_list", "sizes: must be a YAML list"},
-        RejectionCase{"flag_name_invalid", "steps\\[1\\].signal: flag names are lower-case letters, digits and _ \\(got 'Ready!'\\)"},
+        RejectionCase{"flag_name_invalid",
+                      "steps\\[1\\].signal: flag names are lower-case letters, digits and _ \\(got 'Ready!'\\)"},
         RejectionCase{"missing_name", "name: required key is missing"}),
     t3sim::test::rule_name);
 
