@@ -39,6 +39,7 @@ struct Workload {
   std::string doc;
   int pes = 0;  // PEs the job uses: ids 0 .. pes-1
   std::vector<Op> ops;
+  int swap_iterations = 0;  // > 0 when the ops come from a swap pattern: swaps per measurement
 
   // The operations PE `pe` runs, in order (barriers included).
   std::vector<Op> program_of(int pe) const;

@@ -69,6 +69,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   result.profile = profile.name;
   result.workload = workload.name;
   result.pes = workload.pes;
+  result.swap_iterations = workload.swap_iterations;
   result.makespan = sg4::Engine::get_clock();  // includes background puts that end after the last record
   for (auto& v : per_pe)
     for (auto& r : v) {

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "sim/core/swap_statistics.hpp"
 
 namespace t3sim::io {
 namespace {
@@ -31,6 +34,19 @@ std::string results_table(const core::RunResult& r) {
     out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10.0f} {:>14.3f} {:>14.3f} {:>10.2f}\n", rec.pe, rec.label,
                        core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start * 1e6, rec.duration() * 1e6,
                        rate_mbps(rec));
+  return out + swap_summary(r);
+}
+
+std::string swap_summary(const core::RunResult& r) {
+  if (r.swap_iterations <= 0) return "";
+  const core::SwapStatistics st = core::swap_statistics(r, r.swap_iterations);
+  std::string out = fmt::format("\nswap curve ({} swap(s) per measurement, slowest PE)\n{:>10} {:>14} {:>12}\n",
+                                r.swap_iterations, "bytes", "time_us", "MB/s");
+  for (const auto& p : st.curve)
+    out += fmt::format("{:>10.0f} {:>14.3f} {:>12.2f}\n", p.bytes, p.seconds * 1e6, p.bytes / p.seconds / 1e6);
+  out += fmt::format(
+      "peak unidirectional bandwidth {:.2f} MB/s  estimated latency {:.2f} us  model max rel error {:.1f}%\n",
+      st.peak_bandwidth / 1e6, st.estimated_latency * 1e6, st.model_max_rel_error * 100);
   return out;
 }
 
@@ -50,6 +66,13 @@ std::string results_json(const core::RunResult& r) {
   j["workload"] = r.workload;
   j["pes"] = r.pes;
   j["makespan_s"] = r.makespan;
+  j["swap_iterations"] = r.swap_iterations;
+  if (r.swap_iterations > 0) {
+    const core::SwapStatistics st = core::swap_statistics(r, r.swap_iterations);
+    j["swap"] = {{"peak_bandwidth_MBps", st.peak_bandwidth / 1e6},
+                 {"estimated_latency_us", std::isfinite(st.estimated_latency) ? st.estimated_latency * 1e6 : -1.0},
+                 {"model_max_rel_error", st.model_max_rel_error}};
+  }
   j["records"] = nlohmann::ordered_json::array();
   for (const auto& rec : r.records) {
     nlohmann::ordered_json o;
@@ -76,6 +99,7 @@ core::RunResult parse_results_json(const std::string& text) {
     r.workload = j.at("workload").get<std::string>();
     r.pes = j.at("pes").get<int>();
     r.makespan = j.at("makespan_s").get<double>();
+    r.swap_iterations = j.value("swap_iterations", 0);
     for (const auto& o : j.at("records")) {
       core::OpRecord rec;
       rec.pe = o.at("pe").get<int>();

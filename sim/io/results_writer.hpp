@@ -10,6 +10,8 @@ namespace t3sim::io {
 
 std::string results_table(const core::RunResult& r);
 std::string results_csv(const core::RunResult& r);
+// For a swap-pattern run: the swap curve and the PSTSWM page's statistics ("" otherwise).
+std::string swap_summary(const core::RunResult& r);
 std::string results_json(const core::RunResult& r);
 // Throws std::runtime_error on text that is not a results JSON.
 core::RunResult parse_results_json(const std::string& text);

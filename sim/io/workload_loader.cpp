@@ -1,6 +1,7 @@
 #include "sim/io/workload_loader.hpp"
 
 #include "sim/core/machine_params.hpp"
+#include "sim/io/swap_pattern_reader.hpp"
 #include "sim/io/workload_values.hpp"
 #include "sim/io/yaml_map.hpp"
 
@@ -118,6 +119,17 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     for (size_t i = 0; i < list->size(); ++i)
       sizes.push_back(quantity_value((*list)[i], path, "sizes[" + std::to_string(i) + "]", core::Quantity::Size));
   }
+  if (top.has("pattern") == top.has("steps"))
+    throw InputError(pos_of(path, root), "steps", "give exactly one of 'steps' or 'pattern'");
+  if (auto pattern = top.optional("pattern")) {
+    if (!sizes.front()) throw InputError(top.key_pos("pattern"), "sizes", "a pattern needs a 'sizes' list");
+    const core::SwapSpec swap = read_swap_pattern(*pattern, ctx);
+    for (size_t it = 0; it < sizes.size(); ++it)
+      core::append_swap_measurement(w.ops, swap, *sizes[it], static_cast<int>(it));
+    w.swap_iterations = swap.iterations;
+    top.finish();
+    return out;
+  }
   const YAML::Node steps = sequence_value(top.required("steps"), path, "steps");
   if (steps.size() == 0) throw InputError(pos_of(path, steps), "steps", "must list at least one step");
   for (size_t it = 0; it < sizes.size(); ++it) {
@@ -141,6 +153,13 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"variables", "map name -> value", "named values steps may use as $name; `run --set name=v` overrides"},
       {"sizes", "list of sizes (8B, 2KiB, ...)", "the steps run once per size, in order; bytes: $size takes it"},
       {"steps", "list of maps", "the operations; each PE runs the steps naming it in list order"},
+      {"pattern.swap", "map", "instead of steps: PSTSWM's ordered swap, once per size (sizes required)"},
+      {"pattern.swap.pairs", "list of [PE, PE]", "the pairs that swap at the same time; a PE in one pair at most"},
+      {"pattern.swap.protocol", "nonblocking_send|nonblocking_send_receive|nonblocking_receive|ready_send",
+       "the handshake sequence (sim/core/swap_pattern.hpp)"},
+      {"pattern.swap.iterations", "integer >= 1", "swaps timed per measurement; the time is divided by it"},
+      {"pattern.swap.overlap", "true|false", "split each swap into start and finish around overlap_work"},
+      {"pattern.swap.overlap_work", "time", "computation between start and finish when overlapping; default 0s"},
       {"steps[].op", "get|put|quiet|wait|barrier|compute", "the operation"},
       {"steps[].pe", "PE id or $var", "the PE that issues it (not for barrier: all PEs take part)"},
       {"steps[].from", "PE id or $var", "get: the PE whose memory is read (== pe: a local copy)"},

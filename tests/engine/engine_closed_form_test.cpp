@@ -4,6 +4,7 @@
 
 #include "../unit/test_machine.hpp"
 #include "sim/core/cost_model.hpp"
+#include "sim/core/swap_statistics.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/machine_loader.hpp"
 #include "sim/io/workload_loader.hpp"
@@ -137,4 +138,20 @@ TEST(Engine, SignalledPutWakesTheWaitingPe) {
                          5e5 / std::min(cost.bottleneck(0, 9), m.profiles[0].put_bandwidth);
   expect_close(record(r, "wait", 9).end, arrival);
   expect_close(r.makespan, arrival + cost.latency(9, 0));
+}
+
+TEST(Engine, NonblockingSendSwapMatchesClosedForm) {
+  core::MachineSpec m = test::small_machine();
+  m.profiles[0].message_overhead = 3e-6;
+  const core::CostModel cost(m, m.profiles[0]);
+  const auto w = io::load_workload(std::string(T3SIM_TEST_DATA) + "/workload/swap_valid.yaml").workload;
+  const auto r = engine::simulate(m, m.profiles[0], w);
+  const core::SwapStatistics st = core::swap_statistics(r, w.swap_iterations);
+  ASSERT_EQ(st.curve.size(), 2u);
+  // PEs 0<->2 and 1<->3 share no link on the 2x3x4 torus (0->2 is y+, 1->3 is y+ in the other column).
+  for (const auto& p : st.curve) {
+    const double rate = std::min(cost.bottleneck(0, 2), m.profiles[0].put_bandwidth);
+    const double want = 3e-6 + m.profiles[0].call_overhead + cost.latency(0, 2) + p.bytes / rate + cost.latency(2, 0);
+    expect_close(p.seconds, want);
+  }
 }

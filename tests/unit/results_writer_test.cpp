@@ -5,7 +5,12 @@
 using namespace t3sim;
 
 TEST(ResultsWriter, JsonRoundTripsExactly) {
-  core::RunResult r{"m", "p", "w", 2, 3.0000000000000004e-5, {}};
+  core::RunResult r;
+  r.machine = "m";
+  r.profile = "p";
+  r.workload = "w";
+  r.pes = 2;
+  r.makespan = 3.0000000000000004e-5;
   r.records.push_back({1, 0, "remote", core::OpKind::Get, 0, 1, 800, 1.2345678901234567e-6, 3.0000000000000004e-5});
   const auto back = io::parse_results_json(io::results_json(r));
   ASSERT_EQ(back.records.size(), 1u);
@@ -16,7 +21,8 @@ TEST(ResultsWriter, JsonRoundTripsExactly) {
 }
 
 TEST(ResultsWriter, CsvHasFixedColumnsAndRate) {
-  core::RunResult r{"m", "p", "w", 2, 1e-5, {}};
+  core::RunResult r;
+  r.makespan = 1e-5;
   r.records.push_back({0, 0, "local", core::OpKind::Get, 0, 0, 1000, 0, 1e-5});
   EXPECT_EQ(io::results_csv(r),
             "pe,step,iteration,label,op,peer,bytes,start_s,end_s,time_s,rate_MBps\n"

@@ -31,7 +31,7 @@ TEST(WorkloadLoader, SetOverridesVariable) {
 }
 
 TEST(WorkloadLoader, EveryWorkloadFileLoads) {
-  for (const char* f : {"newsletter-shmem-get.yaml", "put-get-sweep.yaml"}) {
+  for (const char* f : {"newsletter-shmem-get.yaml", "put-get-sweep.yaml", "pstswm-swap.yaml"}) {
     const auto w = io::load_workload(std::string(T3SIM_SOURCE_DIR) + "/workloads/" + f).workload;
     EXPECT_FALSE(w.ops.empty()) << f;
   }
@@ -64,6 +64,14 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"sizes_not_list", "sizes: must be a YAML list"},
         RejectionCase{"flag_name_invalid",
                       "steps\\[1\\].signal: flag names are lower-case letters, digits and _ \\(got 'Ready!'\\)"},
+        RejectionCase{"swap_unknown_protocol",
+                      "pattern.swap.protocol: unknown protocol; did you mean 'nonblocking_send'\\? \\(got \\$protocol "
+                      "= 'nonblocking_sned'\\)"},
+        RejectionCase{"swap_pair_with_itself", "pattern.swap.pairs\\[0\\]: a PE cannot swap with itself"},
+        RejectionCase{"swap_pe_in_two_pairs", "pattern.swap.pairs\\[1\\]: PE 2 is already in another pair"},
+        RejectionCase{"swap_pattern_and_steps", "steps: give exactly one of 'steps' or 'pattern'"},
+        RejectionCase{"swap_without_sizes", "sizes: a pattern needs a 'sizes' list"},
+        RejectionCase{"swap_iterations_zero", "pattern.swap.iterations: must be between 1 and 1000"},
         RejectionCase{"missing_name", "name: required key is missing"}),
     t3sim::test::rule_name);
 
@@ -81,4 +89,17 @@ TEST(WorkloadLoader, RejectsMorePesThanMachine) {
       [&] { io::check_fits_machine(w, 24, "small"); },
       {"more_pes_than_machine",
        "more_pes_than_machine.yaml:5:1: pes: more PEs than machine 'small' has \\(24\\) \\(got 200\\)"});
+}
+
+TEST(WorkloadLoader, SwapPatternExpandsEachProtocol) {
+  // Per PE and swap: nonblocking_send 4 ops (overhead, put, wait, quiet); nonblocking_receive 7;
+  // ready_send 9. Two sizes, two swaps each, plus one barrier per size.
+  const std::map<std::string, size_t> per_swap = {
+      {"nonblocking_send", 4}, {"nonblocking_send_receive", 4}, {"nonblocking_receive", 7}, {"ready_send", 9}};
+  for (const auto& [protocol, n] : per_swap) {
+    const auto w = io::load_workload(data("swap_valid.yaml"), {{"protocol", protocol}}).workload;
+    EXPECT_EQ(w.swap_iterations, 2);
+    EXPECT_EQ(w.program_of(3).size(), 2 * (1 + 2 * n)) << protocol;
+    EXPECT_EQ(w.ops.front().kind, core::OpKind::Barrier);
+  }
 }

@@ -1,0 +1,105 @@
+#include "sim/core/swap_pattern.hpp"
+
+namespace t3sim::core {
+namespace {
+
+struct Names {
+  SwapProtocol protocol;
+  const char* name;
+};
+constexpr Names kNames[] = {{SwapProtocol::NonblockingSend, "nonblocking_send"},
+                            {SwapProtocol::NonblockingSendReceive, "nonblocking_send_receive"},
+                            {SwapProtocol::NonblockingReceive, "nonblocking_receive"},
+                            {SwapProtocol::ReadySend, "ready_send"}};
+
+Op make(OpKind kind, int pe, int peer, double bytes, const std::string& flag, int size_index) {
+  Op op;
+  op.kind = kind;
+  op.pe = pe;
+  op.peer = peer;
+  op.bytes = bytes;
+  op.flag = flag;
+  op.complete = false;  // puts of a swap are waited for by quiet, as isend is by wait
+  op.label = kSwapLabel;
+  op.iteration = size_index;
+  return op;
+}
+
+// The start and the finish of one swap of PE p with q.
+void one_side(std::vector<Op>& start, std::vector<Op>& finish, const SwapSpec& spec, int p, int q, double bytes,
+              int size_index) {
+  auto add = [&](std::vector<Op>& to, OpKind kind, int peer, double b, const char* flag) {
+    to.push_back(make(kind, p, peer, b, flag, size_index));
+  };
+  add(start, OpKind::Overhead, -1, 0, "");
+  switch (spec.protocol) {
+    case SwapProtocol::NonblockingSend:
+    case SwapProtocol::NonblockingSendReceive:
+      add(start, OpKind::Put, q, bytes, "swap_data");
+      add(finish, OpKind::Wait, -1, 0, "swap_data");
+      break;
+    case SwapProtocol::ReadySend:
+      add(start, OpKind::Put, q, kFlagBytes, "swap_posted");
+      add(finish, OpKind::Wait, -1, 0, "swap_posted");
+      [[fallthrough]];
+    case SwapProtocol::NonblockingReceive: {
+      std::vector<Op>& first = spec.protocol == SwapProtocol::ReadySend ? finish : start;
+      add(first, OpKind::Put, q, kFlagBytes, "swap_ready");
+      add(finish, OpKind::Wait, -1, 0, "swap_ready");
+      add(finish, OpKind::Get, q, bytes, "");
+      add(finish, OpKind::Put, q, kFlagBytes, "swap_done");
+      add(finish, OpKind::Wait, -1, 0, "swap_done");
+      break;
+    }
+  }
+  add(finish, OpKind::Quiet, -1, 0, "");
+}
+
+}  // namespace
+
+std::optional<SwapProtocol> parse_swap_protocol(const std::string& name) {
+  for (const auto& n : kNames)
+    if (name == n.name) return n.protocol;
+  return std::nullopt;
+}
+
+const char* swap_protocol_name(SwapProtocol p) {
+  for (const auto& n : kNames)
+    if (n.protocol == p) return n.name;
+  return "?";
+}
+
+const std::vector<std::string>& swap_protocol_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& n : kNames) v.emplace_back(n.name);
+    return v;
+  }();
+  return names;
+}
+
+void append_swap_measurement(std::vector<Op>& ops, const SwapSpec& spec, double bytes, int size_index) {
+  Op barrier;
+  barrier.kind = OpKind::Barrier;
+  barrier.pe = kAllPes;
+  barrier.label = "sync";
+  barrier.iteration = size_index;
+  ops.push_back(barrier);
+  for (int it = 0; it < spec.iterations; ++it) {
+    for (const auto& [a, b] : spec.pairs) {
+      for (const auto& [p, q] : {std::pair<int, int>{a, b}, std::pair<int, int>{b, a}}) {
+        std::vector<Op> start, finish;
+        one_side(start, finish, spec, p, q, bytes, size_index);
+        ops.insert(ops.end(), start.begin(), start.end());
+        if (spec.overlap && spec.overlap_work > 0) {
+          Op work = make(OpKind::Compute, p, -1, 0, "", size_index);
+          work.seconds = spec.overlap_work;
+          ops.push_back(work);
+        }
+        ops.insert(ops.end(), finish.begin(), finish.end());
+      }
+    }
+  }
+}
+
+}  // namespace t3sim::core
