@@ -14,7 +14,8 @@ struct SuiteStats {
   double max_rel_error = 0;     // max of |rel_error|
   int outside_tolerance = 0;
   double median_target = 0;
-  bool passed() const { return outside_tolerance == 0 && median_rel_error <= median_target; }
+  bool orderings_ok = true;
+  bool passed() const { return outside_tolerance == 0 && median_rel_error <= median_target && orderings_ok; }
 };
 
 SuiteStats suite_stats(const std::string& suite, double median_target, const std::vector<CaseResult>& cases);

@@ -9,6 +9,7 @@
 #include "sim/calib/validation_run.hpp"
 #include "sim/core/cost_model.hpp"
 #include "sim/core/machine_params.hpp"
+#include "sim/core/uncontended_replay.hpp"
 
 namespace t3sim::calib {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 struct Problem {
   const core::MachineSpec* machine;
   core::SoftwareProfile profile;
-  const core::Workload* workload;
+  const std::map<core::RunKey, core::Workload>* workloads;
   const std::vector<core::MeasuredCase>* cases;
   std::vector<const core::ParamDecl<core::SoftwareProfile>*> free;
   int evaluations = 0;
@@ -26,11 +27,10 @@ struct Problem {
   }
   std::vector<double> rel_errors() const {
     const core::CostModel cost(*machine, profile);
-    core::RunResult run;
-    run.workload = workload->name;
-    run.records = cost.predict_serial(*workload);
+    std::map<core::RunKey, core::RunResult> runs;
+    for (const auto& [key, workload] : *workloads) runs[key] = core::replay_uncontended(cost, workload);
     std::vector<double> errs;
-    for (const auto& c : *cases) errs.push_back(predicted_duration(run, c.record, c.bytes) / c.measured_s - 1.0);
+    for (const auto& c : *cases) errs.push_back(predicted_value(c, runs.at(c.run)) / c.measured - 1.0);
     return errs;
   }
 };
@@ -49,13 +49,12 @@ double objective(const std::vector<double>& x, std::vector<double>& /*grad*/, vo
 
 }  // namespace
 
-FitResult fit_profile(const core::MachineSpec& machine, const std::string& profile, const core::Workload& workload,
+FitResult fit_profile(const core::MachineSpec& machine, const std::string& profile,
+                      const std::map<core::RunKey, core::Workload>& workloads,
                       const std::vector<core::MeasuredCase>& cases, const std::vector<std::string>& free_params) {
   const core::SoftwareProfile* base = machine.find_profile(profile);
   if (!base) throw std::runtime_error("machine '" + machine.name + "' has no profile '" + profile + "'");
-  if (!workload.is_serial())
-    throw std::runtime_error("workload '" + workload.name + "' is not serial: calibrate needs one issuing PE");
-  Problem prob{&machine, *base, &workload, &cases, {}, 0};
+  Problem prob{&machine, *base, &workloads, &cases, {}, 0};
   std::vector<double> x, lo, hi;
   for (const auto& d : core::profile_params()) {
     if (!d.fit || std::find(free_params.begin(), free_params.end(), d.key) == free_params.end()) continue;
@@ -80,15 +79,14 @@ FitResult fit_profile(const core::MachineSpec& machine, const std::string& profi
 
   FitResult r;
   for (size_t i = 0; i < prob.free.size(); ++i) r.params.emplace_back(prob.free[i]->key, std::exp(x[i]));
-  const auto errs = prob.rel_errors();
-  r.rel_errors = errs;
-  r.points = static_cast<int>(errs.size());
+  r.rel_errors = prob.rel_errors();
+  r.points = static_cast<int>(r.rel_errors.size());
   double ss = 0;
-  for (double e : errs) {
+  for (double e : r.rel_errors) {
     ss += e * e;
     r.max_rel_error = std::max(r.max_rel_error, std::fabs(e));
   }
-  r.rms_rel_error = std::sqrt(ss / static_cast<double>(errs.size()));
+  r.rms_rel_error = std::sqrt(ss / static_cast<double>(r.rel_errors.size()));
   r.evaluations = prob.evaluations;
   return r;
 }

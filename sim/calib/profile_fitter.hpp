@@ -1,11 +1,12 @@
-// Fits the calibrated parameters of one software profile (those with a FitRange in
-// core/machine_params.cpp: at most 4) to measured cases, with NLopt's BOBYQA on log(parameter).
-// The objective is the sum of squared log-ratios log(predicted/measured): relative and symmetric, so
-// no message size dominates. (A robust Cauchy loss was tried on the T3D suite: it fits the large
-// sizes of the `suppress` build to 1.6% but leaves its worst case at 19.7% instead of 14.3%.) Predictions use the
-// uncontended closed form (core::CostModel), which the engine tests pin to the simulator to 1e-9; the workload must
-// therefore be serial.
+// Fits the calibrated parameters of one software profile (those the suite names in fit_params, at
+// most 4) to measured cases, with NLopt's BOBYQA on log(parameter). The objective is the sum of
+// squared log-ratios log(predicted/measured): relative and symmetric, so no size or metric dominates.
+// (A robust Cauchy loss was tried on the T3D suite: it fits the large sizes of the `suppress` build to
+// 1.6% but leaves its worst case at 19.7% instead of 14.3%.) Predictions come from the uncontended
+// replay (core/uncontended_replay.hpp), which the engine tests pin to the simulator to 1e-9 on the
+// suites' workloads, so an evaluation costs microseconds rather than a simulation per process.
 #pragma once
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,9 +26,11 @@ struct FitResult {
   int evaluations = 0;
 };
 
-// `cases` are the profile's cases to fit (the caller filters by profile and size). The fit starts from
-// each parameter's declared start value, never from the file's current value, so it is reproducible.
-FitResult fit_profile(const core::MachineSpec& machine, const std::string& profile, const core::Workload& workload,
+// `cases` are the cases to fit, all of `profile`; `workloads` holds the workload of each run they
+// need. The fit starts from each parameter's declared start value, never from the file's current
+// value, so it is reproducible.
+FitResult fit_profile(const core::MachineSpec& machine, const std::string& profile,
+                      const std::map<core::RunKey, core::Workload>& workloads,
                       const std::vector<core::MeasuredCase>& cases, const std::vector<std::string>& free_params);
 
 }  // namespace t3sim::calib

@@ -1,7 +1,10 @@
 #include "sim/calib/validation_run.hpp"
 
 #include <cmath>
+#include <set>
 #include <stdexcept>
+
+#include "sim/core/swap_statistics.hpp"
 
 namespace t3sim::calib {
 
@@ -12,20 +15,46 @@ double predicted_duration(const core::RunResult& run, const std::string& label, 
                            std::to_string(static_cast<long long>(bytes)) + " bytes");
 }
 
+double predicted_value(const core::MeasuredCase& c, const core::RunResult& run) {
+  if (c.statistic == core::Statistic::RecordDuration) return predicted_duration(run, c.record, c.bytes) * 1e6;
+  if (run.swap_iterations <= 0)
+    throw std::runtime_error("case " + c.id + " needs a swap statistic, but '" + run.workload + "' is no swap pattern");
+  const core::SwapStatistics st = core::swap_statistics(run, run.swap_iterations);
+  switch (c.statistic) {
+    case core::Statistic::PeakBandwidth:
+      return st.peak_bandwidth / 1e6;
+    case core::Statistic::EstimatedLatency:
+      if (!std::isfinite(st.estimated_latency))
+        throw std::runtime_error("case " + c.id + ": the swap sizes lack 4096 B or 8192 B for the latency estimate");
+      return st.estimated_latency * 1e6;
+    case core::Statistic::ModelMaxRelErrorPct:
+      return st.model_max_rel_error * 100;
+    case core::Statistic::RecordDuration:
+      break;
+  }
+  return NAN;
+}
+
 std::vector<CaseResult> compare(const std::vector<core::MeasuredCase>& cases,
-                                const std::map<std::string, core::RunResult>& runs) {
+                                const std::map<core::RunKey, core::RunResult>& runs) {
   std::vector<CaseResult> out;
   for (const auto& c : cases) {
-    auto it = runs.find(c.profile);
-    if (it == runs.end()) throw std::runtime_error("no run for profile '" + c.profile + "' (case " + c.id + ")");
+    auto it = runs.find(c.run);
+    if (it == runs.end()) throw std::runtime_error("no run for case " + c.id);
     CaseResult r;
     r.measured = c;
-    r.predicted_s = predicted_duration(it->second, c.record, c.bytes);
-    r.rel_error = (r.predicted_s - c.measured_s) / c.measured_s;
+    r.predicted = predicted_value(c, it->second);
+    r.rel_error = (r.predicted - c.measured) / c.measured;
     r.within_tolerance = std::fabs(r.rel_error) <= c.tolerance;
     out.push_back(std::move(r));
   }
   return out;
+}
+
+std::vector<core::RunKey> runs_needed(const std::vector<core::MeasuredCase>& cases) {
+  std::set<core::RunKey> keys;
+  for (const auto& c : cases) keys.insert(c.run);
+  return {keys.begin(), keys.end()};
 }
 
 }  // namespace t3sim::calib

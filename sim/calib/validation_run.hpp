@@ -1,4 +1,4 @@
-// Compares measured cases with the records a run predicted, and summarises a suite.
+// Compares measured cases with what runs predicted.
 #pragma once
 #include <map>
 #include <string>
@@ -11,17 +11,21 @@ namespace t3sim::calib {
 
 struct CaseResult {
   core::MeasuredCase measured;
-  double predicted_s = 0;
+  double predicted = 0;  // in measured.unit
   double rel_error = 0;  // (predicted - measured) / measured, signed
   bool within_tolerance = false;
 };
 
-// The duration of the record with this label and size (first iteration that matches). Throws
+// The duration of the record with this label and size (first that matches). Throws
 // std::runtime_error when the run has no such record.
 double predicted_duration(const core::RunResult& run, const std::string& label, double bytes);
+// The case's statistic of its run, in the case's unit.
+double predicted_value(const core::MeasuredCase& c, const core::RunResult& run);
 
-// `runs` maps profile name -> the run under that profile.
 std::vector<CaseResult> compare(const std::vector<core::MeasuredCase>& cases,
-                                const std::map<std::string, core::RunResult>& runs);
+                                const std::map<core::RunKey, core::RunResult>& runs);
+
+// The distinct runs a list of cases needs.
+std::vector<core::RunKey> runs_needed(const std::vector<core::MeasuredCase>& cases);
 
 }  // namespace t3sim::calib

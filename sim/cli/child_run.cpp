@@ -10,9 +10,14 @@
 
 namespace t3sim::cli {
 
-core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile) {
+core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
+                             const std::map<std::string, std::string>& variables) {
   std::vector<std::string> args = {"t3sim",  "run",       "--machine", machine, "--workload",
                                    workload, "--profile", profile,     "--json"};
+  for (const auto& [name, value] : variables) {
+    args.push_back("--set");
+    args.push_back(name + "=" + value);
+  }
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
   argv.push_back(nullptr);

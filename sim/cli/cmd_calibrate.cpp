@@ -1,10 +1,15 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
 
 #include <cmath>
 #include <iostream>
 #include <set>
 
 #include "sim/calib/profile_fitter.hpp"
+#include "sim/calib/validation_run.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/core/machine_params.hpp"
 #include "sim/io/atomic_file.hpp"
@@ -42,23 +47,26 @@ int cmd_calibrate(const CalibrateArgs& a) {
     if (!a.suite.empty() && suite.id != a.suite) continue;
     found = true;
     const core::MachineSpec machine = io::load_machine(suite.machine_path);
-    const core::Workload workload = io::load_workload(suite.workload_path).workload;
-    const auto cases = io::load_suite_cases(suite);
-    std::set<std::string> profiles;
-    for (const auto& c : cases)
-      if (a.profile.empty() || c.profile == a.profile) profiles.insert(c.profile);
+    std::map<std::string, std::vector<core::MeasuredCase>> by_profile;
+    for (const auto& c : io::load_suite_cases(suite)) {
+      const bool metric_fitted =
+          suite.fit_metrics.empty() ||
+          std::find(suite.fit_metrics.begin(), suite.fit_metrics.end(), c.metric) != suite.fit_metrics.end();
+      if ((a.profile.empty() || c.run.profile == a.profile) && c.bytes >= suite.fit_min_bytes && metric_fitted)
+        by_profile[c.run.profile].push_back(c);
+    }
     std::vector<io::ScalarEdit> edits;
-    std::cout << fmt::format("suite {}: fitting {} on cases >= {}\n", suite.id, suite.machine_path,
-                             core::format_quantity(suite.fit_min_bytes, core::Quantity::Size));
-    for (const auto& profile : profiles) {
+    std::cout << fmt::format("suite {}: fitting {} ({})\n", suite.id, suite.machine_path,
+                             fmt::join(suite.fit_params, ", "));
+    for (const auto& [profile, fit_cases] : by_profile) {
       const core::SoftwareProfile* current = machine.find_profile(profile);
       if (!current)
         throw io::InputError({suite.machine_path, 0, 0}, "software.profiles." + profile,
                              "profile named by " + suite.data_path + " is missing");
-      std::vector<core::MeasuredCase> fit_cases;
-      for (const auto& c : cases)
-        if (c.profile == profile && c.bytes >= suite.fit_min_bytes) fit_cases.push_back(c);
-      const calib::FitResult fit = calib::fit_profile(machine, profile, workload, fit_cases, suite.fit_params);
+      std::map<core::RunKey, core::Workload> workloads;
+      for (const auto& key : calib::runs_needed(fit_cases))
+        workloads[key] = io::load_workload(suite.workload_path, key.variables).workload;
+      const calib::FitResult fit = calib::fit_profile(machine, profile, workloads, fit_cases, suite.fit_params);
       const std::string base = "software.profiles." + profile;
       std::cout << fmt::format(
           "  profile {:<10} points {:>2}  rms rel err {:.4f}  max rel err {:.4f}  ({} evaluations)\n", profile,
@@ -73,8 +81,7 @@ int cmd_calibrate(const CalibrateArgs& a) {
         edits.push_back({base + "." + key, core::format_quantity(value, quantity_of(key))});
       }
       for (size_t i = 0; i < fit_cases.size(); ++i)
-        std::cout << fmt::format("    residual {:<8} {:>10} {:>+8.2f}%\n", fit_cases[i].record,
-                                 core::format_quantity(fit_cases[i].bytes, core::Quantity::Size),
+        std::cout << fmt::format("    residual {:<56} {:>+8.2f}%\n", fit_cases[i].id.substr(suite.id.size() + 1),
                                  fit.rel_errors[i] * 100);
       edits.push_back({base + ".fit.suite", suite.id});
       edits.push_back({base + ".fit.points", std::to_string(fit.points)});

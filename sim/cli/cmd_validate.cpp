@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/calib/error_stats.hpp"
+#include "sim/calib/ordering_check.hpp"
 #include "sim/calib/validation_run.hpp"
 #include "sim/cli/child_run.hpp"
 #include "sim/cli/commands.hpp"
@@ -14,12 +15,13 @@
 namespace t3sim::cli {
 namespace {
 
-void print_table(const std::vector<calib::CaseResult>& results, const std::vector<calib::SuiteStats>& stats) {
-  std::cout << fmt::format("{:<42} {:>12} {:>12} {:>9} {:>6}  {}\n", "case", "measured_us", "predicted_us", "rel_err",
-                           "tol", "");
+void print_table(const std::vector<calib::CaseResult>& results, const std::vector<calib::SuiteStats>& stats,
+                 const std::vector<calib::OrderingResult>& orderings) {
+  std::cout << fmt::format("{:<70} {:>5} {:>11} {:>11} {:>9} {:>6}  {}\n", "case", "unit", "measured", "predicted",
+                           "rel_err", "tol", "");
   for (const auto& r : results)
-    std::cout << fmt::format("{:<42} {:>12.3f} {:>12.3f} {:>+8.1f}% {:>5.0f}%  {}{}\n", r.measured.id,
-                             r.measured.measured_s * 1e6, r.predicted_s * 1e6, r.rel_error * 100,
+    std::cout << fmt::format("{:<70} {:>5} {:>11.3f} {:>11.3f} {:>+8.1f}% {:>5.0f}%  {}{}\n", r.measured.id,
+                             r.measured.unit, r.measured.measured, r.predicted, r.rel_error * 100,
                              r.measured.tolerance * 100, r.within_tolerance ? "ok" : "FAIL",
                              r.measured.tolerance_why.empty() ? "" : "  (" + r.measured.tolerance_why + ")");
   std::cout << fmt::format("\n{:<20} {:>4} {:>18} {:>15} {:>9}  {}\n", "suite", "n", "median|rel_err|", "max|rel_err|",
@@ -28,17 +30,22 @@ void print_table(const std::vector<calib::CaseResult>& results, const std::vecto
     std::cout << fmt::format("{:<20} {:>4} {:>9.2f}% (<={:.0f}%) {:>14.2f}% {:>9}  {}\n", s.suite, s.n,
                              s.median_rel_error * 100, s.median_target * 100, s.max_rel_error * 100,
                              s.outside_tolerance, s.passed() ? "PASS" : "FAIL");
+  for (const auto& o : orderings)
+    std::cout << fmt::format("ordering {} by {}: measured {}; predicted {}: {}\n", o.suite, o.metric, o.measured_order,
+                             o.predicted_order, o.ok ? "ok" : "FAIL");
 }
 
-void print_json(const std::vector<calib::CaseResult>& results, const std::vector<calib::SuiteStats>& stats) {
+void print_json(const std::vector<calib::CaseResult>& results, const std::vector<calib::SuiteStats>& stats,
+                const std::vector<calib::OrderingResult>& orderings) {
   nlohmann::ordered_json j;
   j["cases"] = nlohmann::ordered_json::array();
   for (const auto& r : results)
     j["cases"].push_back({{"id", r.measured.id},
                           {"suite", r.measured.suite},
                           {"metric", r.measured.metric},
-                          {"measured", r.measured.measured_s * 1e6},
-                          {"predicted", r.predicted_s * 1e6},
+                          {"unit", r.measured.unit},
+                          {"measured", r.measured.measured},
+                          {"predicted", r.predicted},
                           {"rel_error", r.rel_error},
                           {"tolerance", r.measured.tolerance},
                           {"within_tolerance", r.within_tolerance}});
@@ -50,7 +57,15 @@ void print_json(const std::vector<calib::CaseResult>& results, const std::vector
                            {"max_rel_error", s.max_rel_error},
                            {"median_target", s.median_target},
                            {"outside_tolerance", s.outside_tolerance},
+                           {"orderings_ok", s.orderings_ok},
                            {"passed", s.passed()}});
+  j["orderings"] = nlohmann::ordered_json::array();
+  for (const auto& o : orderings)
+    j["orderings"].push_back({{"suite", o.suite},
+                              {"metric", o.metric},
+                              {"measured", o.measured_order},
+                              {"predicted", o.predicted_order},
+                              {"ok", o.ok}});
   std::cout << j.dump(1) << "\n";
 }
 
@@ -60,24 +75,29 @@ int cmd_validate(const ValidateArgs& a) {
   const auto suites = io::load_suites(a.cases);
   std::vector<calib::CaseResult> results;
   std::vector<calib::SuiteStats> stats;
+  std::vector<calib::OrderingResult> orderings;
   bool found = false;
   for (const auto& suite : suites) {
     if (!a.suite.empty() && suite.id != a.suite) continue;
     found = true;
     const auto cases = io::load_suite_cases(suite);
-    std::set<std::string> profiles;
-    for (const auto& c : cases) profiles.insert(c.profile);
-    std::map<std::string, core::RunResult> runs;
-    for (const auto& p : profiles) runs[p] = run_in_child(suite.machine_path, suite.workload_path, p);
+    std::map<core::RunKey, core::RunResult> runs;
+    for (const auto& key : calib::runs_needed(cases))
+      runs[key] = run_in_child(suite.machine_path, suite.workload_path, key.profile, key.variables);
     auto suite_results = calib::compare(cases, runs);
-    stats.push_back(calib::suite_stats(suite.id, suite.median_rel_error, suite_results));
+    calib::SuiteStats st = calib::suite_stats(suite.id, suite.median_rel_error, suite_results);
+    for (auto& o : calib::check_orderings(suite, suite_results)) {
+      st.orderings_ok = st.orderings_ok && o.ok;
+      orderings.push_back(std::move(o));
+    }
+    stats.push_back(st);
     results.insert(results.end(), suite_results.begin(), suite_results.end());
   }
   if (!found) throw io::InputError({a.cases, 0, 0}, "suites", "no suite named '" + a.suite + "'");
   if (a.json)
-    print_json(results, stats);
+    print_json(results, stats, orderings);
   else
-    print_table(results, stats);
+    print_table(results, stats, orderings);
   for (const auto& s : stats)
     if (!s.passed()) return 1;
   return 0;

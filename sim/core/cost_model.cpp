@@ -55,17 +55,4 @@ double CostModel::uncontended_time(const Op& op) const {
   throw std::logic_error("uncontended_time: no closed form for a lone " + std::string(op_kind_name(op.kind)));
 }
 
-std::vector<OpRecord> CostModel::predict_serial(const Workload& w) const {
-  if (!w.is_serial()) throw std::logic_error("predict_serial: workload '" + w.name + "' is not serial");
-  std::vector<OpRecord> out;
-  double now = 0;
-  for (const Op& op : w.ops) {
-    if (op.kind == OpKind::Put && !op.complete) throw std::logic_error("predict_serial: non-blocking put");
-    const double t = op.kind == OpKind::Quiet ? 0.0 : uncontended_time(op);
-    out.push_back({op.step, op.iteration, op.label, op.kind, op.pe, op.peer, op.bytes, now, now + t});
-    now += t;
-  }
-  return out;
-}
-
 }  // namespace t3sim::core

@@ -28,8 +28,6 @@ class CostModel {
   double bottleneck(int src_pe, int dst_pe) const;
   // Time of one operation alone on the machine (Get, Put with complete=true, Compute).
   double uncontended_time(const Op& op) const;
-  // Records of a serial workload (Workload::is_serial), each op starting when the previous one ends.
-  std::vector<OpRecord> predict_serial(const Workload& w) const;
 
   const MachineSpec& machine() const { return machine_; }
   const SoftwareProfile& profile() const { return profile_; }

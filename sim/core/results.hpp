@@ -26,7 +26,7 @@ struct RunResult {
   std::string workload;
   int pes = 0;
   double makespan = 0;            // s: when the last PE finished (outstanding puts delivered and acknowledged)
-  int swap_iterations = 0;  // from the workload: > 0 when the run is a swap pattern
+  int swap_iterations = 0;        // from the workload: > 0 when the run is a swap pattern
   std::vector<OpRecord> records;  // sorted by (pe, start, step) for deterministic output
 };
 

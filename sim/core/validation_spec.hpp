@@ -2,6 +2,7 @@
 // Read by io/cases_loader from validation/cases.yaml; compared and fitted by sim/calib.
 #pragma once
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -10,22 +11,31 @@ namespace t3sim::core {
 // A model with more free parameters than this per profile is a lookup table, not a model.
 constexpr size_t kMaxFitParams = 4;
 
-// A tolerance that applies to the cases whose message size is in [min_bytes, max_bytes].
-// The first rule that matches a case wins.
+// What a measured number is compared with, in the run a case selects.
+enum class Statistic {
+  RecordDuration,       // duration of the record with the metric's label and the row's size, us
+  PeakBandwidth,        // swap runs: peak unidirectional bandwidth, MB/s (1e6 B/s)
+  EstimatedLatency,     // swap runs: the PSTSWM page's estimated latency, us
+  ModelMaxRelErrorPct,  // swap runs: max relative error of latency + size/bandwidth, percent
+};
+const char* statistic_unit(Statistic s);
+
+// A tolerance rule; the first rule that matches a case wins. Empty metric matches every metric.
 struct ToleranceRule {
   double min_bytes = 0;
   double max_bytes = std::numeric_limits<double>::infinity();
+  std::string metric;
   double rel_error = 0;  // |predicted - measured| / measured must be <= this
   std::string why;       // the reason a rule is looser than the suite's target, reported with the case
 };
 
-// How one measured column becomes a case: the record label of the workload it is compared with,
-// and what the column holds.
+// How one measured column becomes a case.
 struct MetricSpec {
-  std::string id;      // "local"
-  std::string record;  // label of the workload step whose duration is predicted
+  std::string id;      // "local", "bandwidth"
   std::string column;  // CSV column holding the measurement
-  enum class Holds { TimeSeconds, RateMBps } holds = Holds::TimeSeconds;  // rate: MB/s, MB = 1e6 bytes
+  Statistic statistic = Statistic::RecordDuration;
+  std::string record;  // RecordDuration: label of the workload step whose duration is predicted
+  enum class Holds { TimeSeconds, RateMBps } holds = Holds::TimeSeconds;  // RecordDuration: what the column holds
 };
 
 // A case whose measurement the model is not expected to meet, with the reason; reported as such.
@@ -35,31 +45,52 @@ struct ToleranceException {
   std::string why;
 };
 
+// The recorded order of groups of rows (e.g. protocols) by a metric, checked on the predictions.
+struct OrderingSpec {
+  std::string group_column;
+  std::vector<std::string> metrics;
+  double tie = 0.01;  // groups whose measured means differ by less than this (relative) are tied
+};
+
 struct SuiteSpec {
   std::string id;
   std::string doc;
-  std::string data_path;      // CSV, resolved against the cases file's folder
-  std::string machine_path;   // machine YAML, likewise
-  std::string workload_path;  // workload YAML, likewise
-  std::string profile_column;
-  std::string bytes_column;
+  std::string data_path;       // CSV, resolved against the cases file's folder
+  std::string machine_path;    // machine YAML, likewise
+  std::string workload_path;   // workload YAML, likewise
+  std::string profile;         // one profile for every row, or
+  std::string profile_column;  // the column naming each row's profile
+  std::string bytes_column;    // optional: the column giving each row's message size
+  std::vector<std::pair<std::string, std::string>> row_variables;  // workload variable <- CSV column
   std::vector<MetricSpec> metrics;
   std::vector<ToleranceRule> tolerances;
   std::vector<ToleranceException> exceptions;
-  double median_rel_error = 0;          // target for the suite's median |relative error|
-  double fit_min_bytes = 0;             // calibrate fits only cases with at least this many bytes
-  std::vector<std::string> fit_params;  // profile parameters calibrate fits (at most kMaxFitParams)
+  std::vector<OrderingSpec> orderings;
+  double median_rel_error = 0;           // target for the suite's median |relative error|
+  double fit_min_bytes = 0;              // calibrate fits only cases with at least this many bytes
+  std::vector<std::string> fit_params;   // profile parameters calibrate fits (at most kMaxFitParams)
+  std::vector<std::string> fit_metrics;  // metric ids calibrate fits (empty: all)
 };
 
-// One measured number, ready to compare: the workload record (label, bytes) under a profile.
+// The run a case needs: a profile and the workload's variable values.
+struct RunKey {
+  std::string profile;
+  std::map<std::string, std::string> variables;
+  bool operator<(const RunKey& o) const { return profile != o.profile ? profile < o.profile : variables < o.variables; }
+};
+
+// One measured number, ready to compare with a statistic of its run.
 struct MeasuredCase {
   std::string id;  // "t3d-shmem-get/default/remote/800B"
   std::string suite;
-  std::string profile;
-  std::string metric;  // "time_us"
+  std::string metric;  // the metric id
+  std::string unit;    // of measured and predicted values: "us", "MB/s", "%"
+  Statistic statistic = Statistic::RecordDuration;
+  RunKey run;
+  std::map<std::string, std::string> row;  // the CSV row, for orderings
   std::string record;
   double bytes = 0;
-  double measured_s = 0;
+  double measured = 0;
   double tolerance = 0;
   std::string tolerance_why;
 };

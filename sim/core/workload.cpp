@@ -29,14 +29,4 @@ std::vector<Op> Workload::program_of(int pe) const {
   return mine;
 }
 
-bool Workload::is_serial() const {
-  int issuer = -1;
-  for (const Op& op : ops) {
-    if (op.kind == OpKind::Barrier || op.kind == OpKind::Wait || !op.flag.empty()) return false;
-    if (issuer >= 0 && op.pe != issuer) return false;
-    issuer = op.pe;
-  }
-  return true;
-}
-
 }  // namespace t3sim::core

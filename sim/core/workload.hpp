@@ -43,9 +43,6 @@ struct Workload {
 
   // The operations PE `pe` runs, in order (barriers included).
   std::vector<Op> program_of(int pe) const;
-  // True when only one PE issues operations and there are no barriers: then the uncontended closed
-  // form is exact, and calibrate can use it.
-  bool is_serial() const;
 };
 
 }  // namespace t3sim::core

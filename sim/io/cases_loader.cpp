@@ -32,15 +32,30 @@ core::MetricSpec read_metric(const YAML::Node& n, const std::string& file, const
   MapReader m(n, file, path);
   core::MetricSpec s;
   s.id = m.string_at("id");
-  s.record = m.string_at("record");
   s.column = m.string_at("column");
-  const std::string holds = m.string_at("holds");
-  if (holds == "time_s")
-    s.holds = core::MetricSpec::Holds::TimeSeconds;
-  else if (holds == "rate_MBps")
-    s.holds = core::MetricSpec::Holds::RateMBps;
-  else
-    throw InputError(pos_of(file, n["holds"]), m.child_path("holds"), "must be time_s or rate_MBps", "'" + holds + "'");
+  if (m.has("statistic")) {
+    const std::string st = m.string_at("statistic");
+    if (st == "peak_bandwidth_MBps")
+      s.statistic = core::Statistic::PeakBandwidth;
+    else if (st == "estimated_latency_us")
+      s.statistic = core::Statistic::EstimatedLatency;
+    else if (st == "model_max_rel_error_pct")
+      s.statistic = core::Statistic::ModelMaxRelErrorPct;
+    else
+      throw InputError(pos_of(file, n["statistic"]), m.child_path("statistic"),
+                       "must be peak_bandwidth_MBps, estimated_latency_us or model_max_rel_error_pct", "'" + st + "'");
+  } else {
+    s.statistic = core::Statistic::RecordDuration;
+    s.record = m.string_at("record");
+    const std::string holds = m.string_at("holds");
+    if (holds == "time_s")
+      s.holds = core::MetricSpec::Holds::TimeSeconds;
+    else if (holds == "rate_MBps")
+      s.holds = core::MetricSpec::Holds::RateMBps;
+    else
+      throw InputError(pos_of(file, n["holds"]), m.child_path("holds"), "must be time_s or rate_MBps",
+                       "'" + holds + "'");
+  }
   m.finish();
   return s;
 }
@@ -50,10 +65,29 @@ core::ToleranceRule read_tolerance(const YAML::Node& n, const std::string& file,
   core::ToleranceRule r;
   if (m.has("min_bytes")) r.min_bytes = m.quantity_at("min_bytes", core::Quantity::Size);
   if (m.has("max_bytes")) r.max_bytes = m.quantity_at("max_bytes", core::Quantity::Size);
+  r.metric = m.optional_string("metric").value_or("");
   r.rel_error = ratio_in(m, "rel_error", 0, 10);
   r.why = m.optional_string("why").value_or("");
   m.finish();
   return r;
+}
+
+// Every metric id named by fit_metrics, orderings and tolerance rules must be one of the suite's metrics.
+void check_metric_names(const core::SuiteSpec& spec, const MapReader& s) {
+  std::vector<std::string> ids;
+  for (const auto& m : spec.metrics) ids.push_back(m.id);
+  auto check = [&](const std::string& name, const std::string& where) {
+    if (std::find(ids.begin(), ids.end(), name) != ids.end()) return;
+    const std::string hint = closest_match(name, ids);
+    throw InputError(s.key_pos(where), s.child_path(where),
+                     "names no metric of this suite" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
+                     "'" + name + "'");
+  };
+  for (const auto& m : spec.fit_metrics) check(m, "fit_metrics");
+  for (const auto& o : spec.orderings)
+    for (const auto& m : o.metrics) check(m, "orderings");
+  for (const auto& t : spec.tolerances)
+    if (!t.metric.empty()) check(t.metric, "tolerances");
 }
 
 std::vector<std::string> read_fit_params(MapReader& s) {
@@ -98,8 +132,17 @@ std::vector<core::SuiteSpec> load_suites(const std::string& cases_path) {
     spec.data_path = resolve(cases_path, s.string_at("data"));
     spec.machine_path = resolve(cases_path, s.string_at("machine"));
     spec.workload_path = resolve(cases_path, s.string_at("workload"));
-    spec.profile_column = s.string_at("profile_column");
-    spec.bytes_column = s.string_at("bytes_column");
+    spec.profile = s.optional_string("profile").value_or("");
+    spec.profile_column = s.optional_string("profile_column").value_or("");
+    if (spec.profile.empty() == spec.profile_column.empty())
+      throw InputError(pos_of(cases_path, s.node()), s.child_path("profile"),
+                       "give exactly one of 'profile' or 'profile_column'");
+    spec.bytes_column = s.optional_string("bytes_column").value_or("");
+    if (auto vars = s.optional("row_variables")) {
+      MapReader v(*vars, cases_path, s.child_path("row_variables"));
+      for (const auto& name : v.keys())
+        spec.row_variables.emplace_back(name, scalar_text(v.node()[name], cases_path, v.child_path(name)));
+    }
     const YAML::Node metrics = sequence_value(s.required("metrics"), cases_path, s.child_path("metrics"));
     for (size_t i = 0; i < metrics.size(); ++i)
       spec.metrics.push_back(
@@ -121,8 +164,28 @@ std::vector<core::SuiteSpec> load_suites(const std::string& cases_path) {
       }
     }
     spec.median_rel_error = ratio_in(s, "median_rel_error", 0, 10);
-    spec.fit_min_bytes = s.quantity_at("fit_min_bytes", core::Quantity::Size);
+    if (s.has("fit_min_bytes")) spec.fit_min_bytes = s.quantity_at("fit_min_bytes", core::Quantity::Size);
     spec.fit_params = read_fit_params(s);
+    if (auto fm = s.optional("fit_metrics")) {
+      sequence_value(*fm, cases_path, s.child_path("fit_metrics"));
+      for (size_t i = 0; i < fm->size(); ++i)
+        spec.fit_metrics.push_back(scalar_text((*fm)[i], cases_path, s.child_path("fit_metrics")));
+    }
+    if (auto ord = s.optional("orderings")) {
+      sequence_value(*ord, cases_path, s.child_path("orderings"));
+      for (size_t i = 0; i < ord->size(); ++i) {
+        MapReader o((*ord)[i], cases_path, s.child_path("orderings") + "[" + std::to_string(i) + "]");
+        core::OrderingSpec spec_o;
+        spec_o.group_column = o.string_at("group_column");
+        const YAML::Node ms = sequence_value(o.required("metrics"), cases_path, o.child_path("metrics"));
+        for (size_t k = 0; k < ms.size(); ++k)
+          spec_o.metrics.push_back(scalar_text(ms[k], cases_path, o.child_path("metrics")));
+        if (o.has("tie")) spec_o.tie = ratio_in(o, "tie", 0, 1);
+        o.finish();
+        spec.orderings.push_back(std::move(spec_o));
+      }
+    }
+    check_metric_names(spec, s);
     s.finish();
     out.push_back(std::move(spec));
   }
@@ -132,34 +195,54 @@ std::vector<core::SuiteSpec> load_suites(const std::string& cases_path) {
 
 std::vector<core::MeasuredCase> load_suite_cases(const core::SuiteSpec& suite) {
   const MeasurementTable table = MeasurementTable::read(suite.data_path);
-  const size_t profile_col = table.column(suite.profile_column);
-  const size_t bytes_col = table.column(suite.bytes_column);
+  const bool by_column = !suite.profile_column.empty();
+  const size_t profile_col = by_column ? table.column(suite.profile_column) : 0;
+  const bool has_bytes = !suite.bytes_column.empty();
+  const size_t bytes_col = has_bytes ? table.column(suite.bytes_column) : 0;
+  std::vector<std::pair<std::string, size_t>> var_cols;
+  for (const auto& [var, column] : suite.row_variables) var_cols.emplace_back(var, table.column(column));
+  std::vector<std::pair<std::string, size_t>> row_cols;
+  for (const auto& o : suite.orderings) row_cols.emplace_back(o.group_column, table.column(o.group_column));
+
   std::vector<core::MeasuredCase> cases;
   for (size_t r = 0; r < table.row_count(); ++r) {
-    const std::string& profile = table.cell(r, profile_col);
-    const double bytes = table.positive_number(r, bytes_col);
+    core::RunKey run;
+    run.profile = by_column ? table.cell(r, profile_col) : suite.profile;
+    std::string row_id = by_column ? run.profile : "";
+    for (const auto& [var, col] : var_cols) {
+      run.variables[var] = table.cell(r, col);
+      row_id += (row_id.empty() ? "" : "/") + var + "=" + table.cell(r, col);
+    }
+    const double bytes = has_bytes ? table.positive_number(r, bytes_col) : 0;
     for (const auto& metric : suite.metrics) {
-      const double value = table.positive_number(r, table.column(metric.column));
+      if (metric.statistic == core::Statistic::RecordDuration && !has_bytes)
+        throw InputError({suite.data_path, 0, 0}, metric.id, "a record metric needs the suite's bytes_column");
+      const size_t col = table.column(metric.column);
+      const double value = table.positive_number(r, col);
       core::MeasuredCase c;
       c.suite = suite.id;
-      c.profile = profile;
-      c.metric = "time_us";
+      c.metric = metric.id;
+      c.statistic = metric.statistic;
+      c.unit = core::statistic_unit(metric.statistic);
+      c.run = run;
+      for (const auto& [name, rc] : row_cols) c.row[name] = table.cell(r, rc);
       c.record = metric.record;
       c.bytes = bytes;
-      c.measured_s = metric.holds == core::MetricSpec::Holds::RateMBps ? bytes / (value * 1e6) : value;
-      c.id = suite.id + "/" + profile + "/" + metric.id + "/" + core::format_quantity(bytes, core::Quantity::Size);
+      c.measured = value;
+      if (metric.statistic == core::Statistic::RecordDuration)
+        c.measured = metric.holds == core::MetricSpec::Holds::RateMBps ? bytes / value : value * 1e6;
+      c.id = suite.id + "/" + row_id + "/" + metric.id +
+             (has_bytes ? "/" + core::format_quantity(bytes, core::Quantity::Size) : "");
       bool matched = false;
       for (const auto& rule : suite.tolerances) {
-        if (bytes >= rule.min_bytes && bytes <= rule.max_bytes) {
+        if (bytes >= rule.min_bytes && bytes <= rule.max_bytes && (rule.metric.empty() || rule.metric == metric.id)) {
           c.tolerance = rule.rel_error;
           c.tolerance_why = rule.why;
           matched = true;
           break;
         }
       }
-      if (!matched)
-        throw InputError(table.cell_pos(r, bytes_col), "tolerances", "no tolerance rule covers this size",
-                         table.cell(r, bytes_col));
+      if (!matched) throw InputError(table.cell_pos(r, col), "tolerances", "no tolerance rule covers this case", c.id);
       cases.push_back(std::move(c));
     }
   }

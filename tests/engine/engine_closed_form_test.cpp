@@ -5,6 +5,7 @@
 #include "../unit/test_machine.hpp"
 #include "sim/core/cost_model.hpp"
 #include "sim/core/swap_statistics.hpp"
+#include "sim/core/uncontended_replay.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/machine_loader.hpp"
 #include "sim/io/workload_loader.hpp"
@@ -52,13 +53,13 @@ TEST(Engine, SingleOperationsMatchClosedForm) {
   EXPECT_EQ(cost.hops(0, 9), 3);
 }
 
-TEST(Engine, NewsletterRunEqualsSerialClosedForm) {
+TEST(Engine, NewsletterRunEqualsUncontendedReplay) {
   const auto m = io::load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/t3d-denali.yaml");
   const auto w = io::load_workload(std::string(T3SIM_SOURCE_DIR) + "/workloads/newsletter-shmem-get.yaml").workload;
   for (const auto& profile : m.profiles) {
     if (profile.name != "default") continue;  // one engine per process
     const auto r = engine::simulate(m, profile, w);
-    const auto predicted = core::CostModel(m, profile).predict_serial(w);
+    const auto predicted = core::replay_uncontended(core::CostModel(m, profile), w).records;
     ASSERT_EQ(r.records.size(), predicted.size());
     for (size_t i = 0; i < predicted.size(); ++i) {
       expect_close(r.records[i].start + 1e-30, predicted[i].start + 1e-30);
@@ -155,3 +156,27 @@ TEST(Engine, NonblockingSendSwapMatchesClosedForm) {
     expect_close(p.seconds, want);
   }
 }
+
+// The four swap protocols: the engine and the uncontended replay agree op by op (no link is shared).
+class SwapProtocolAgrees : public testing::TestWithParam<std::string> {};
+
+TEST_P(SwapProtocolAgrees, EngineEqualsReplay) {
+  core::MachineSpec m = test::small_machine();
+  m.profiles[0].message_overhead = 3e-6;
+  const auto w =
+      io::load_workload(std::string(T3SIM_TEST_DATA) + "/workload/swap_valid.yaml", {{"protocol", GetParam()}})
+          .workload;
+  const auto sim = engine::simulate(m, m.profiles[0], w);
+  const auto rep = core::replay_uncontended(core::CostModel(m, m.profiles[0]), w);
+  ASSERT_EQ(sim.records.size(), rep.records.size());
+  for (size_t i = 0; i < rep.records.size(); ++i) {
+    ASSERT_EQ(sim.records[i].pe, rep.records[i].pe) << i;
+    ASSERT_EQ(sim.records[i].kind, rep.records[i].kind) << i;
+    EXPECT_NEAR(sim.records[i].end, rep.records[i].end, kRel * rep.records[i].end) << i;
+  }
+  expect_close(sim.makespan, rep.makespan);
+}
+
+INSTANTIATE_TEST_SUITE_P(Protocols, SwapProtocolAgrees,
+                         testing::Values("nonblocking_send", "nonblocking_send_receive", "nonblocking_receive",
+                                         "ready_send"));

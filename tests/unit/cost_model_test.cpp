@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/cost_model.hpp"
+#include "sim/core/uncontended_replay.hpp"
 #include "test_machine.hpp"
 
 using namespace t3sim::core;
@@ -41,14 +42,21 @@ TEST(CostModel, ClosedFormsByHand) {
   EXPECT_DOUBLE_EQ(c.uncontended_time(compute), 200 / 100e6);
 }
 
-TEST(CostModel, SerialPredictionChainsOperations) {
+TEST(UncontendedReplay, ChainsOperationsAndBarriers) {
   const MachineSpec m = t3sim::test::small_machine();
   const CostModel c(m, m.profiles.front());
   Workload w{"w", "", 2, {make(OpKind::Get, 0, 1, 100), make(OpKind::Get, 0, 0, 100)}};
-  const auto r = c.predict_serial(w);
-  ASSERT_EQ(r.size(), 2u);
-  EXPECT_DOUBLE_EQ(r[1].start, r[0].end);
   w.ops.push_back(make(OpKind::Barrier, kAllPes, -1, 0));
-  EXPECT_FALSE(w.is_serial());
-  EXPECT_THROW(c.predict_serial(w), std::logic_error);
+  const auto r = replay_uncontended(c, w);
+  ASSERT_EQ(r.records.size(), 4u);  // PE 0: get, get, barrier; PE 1: barrier
+  EXPECT_DOUBLE_EQ(r.records[1].start, r.records[0].end);
+  EXPECT_DOUBLE_EQ(r.records[2].end, r.records[1].end + m.profiles.front().barrier_latency);
+  EXPECT_DOUBLE_EQ(r.records[3].end, r.records[2].end);  // PE 1 leaves the barrier with PE 0
+}
+
+TEST(UncontendedReplay, UnmatchedWaitIsADeadlock) {
+  const MachineSpec m = t3sim::test::small_machine();
+  Op wait = make(OpKind::Wait, 0, -1, 0);
+  wait.flag = "never";
+  EXPECT_THROW(replay_uncontended(CostModel(m, m.profiles.front()), Workload{"w", "", 1, {wait}}), std::runtime_error);
 }

@@ -4,6 +4,7 @@
 
 #include "sim/calib/profile_fitter.hpp"
 #include "sim/core/cost_model.hpp"
+#include "sim/core/uncontended_replay.hpp"
 #include "test_machine.hpp"
 
 using namespace t3sim;
@@ -32,16 +33,18 @@ core::Workload sweep() {
 std::vector<core::MeasuredCase> cases_from(const core::MachineSpec& m, const core::Workload& w) {
   const core::CostModel cost(m, m.profiles.front());
   std::vector<core::MeasuredCase> cases;
-  for (const auto& r : cost.predict_serial(w)) {
+  for (const auto& r : core::replay_uncontended(cost, w).records) {
     core::MeasuredCase c;
-    c.profile = "base";
+    c.run.profile = "base";
     c.record = r.label;
     c.bytes = r.bytes;
-    c.measured_s = r.duration();
+    c.measured = r.duration() * 1e6;
     cases.push_back(c);
   }
   return cases;
 }
+
+std::map<core::RunKey, core::Workload> workloads(const core::Workload& w) { return {{core::RunKey{"base", {}}, w}}; }
 
 const std::vector<std::string> kFree = {"call_overhead", "local_overhead", "copy_bandwidth", "get_bandwidth"};
 
@@ -55,14 +58,14 @@ TEST(ProfileFitter, RecoversGeneratingParameters) {
   truth.profiles[0].get_bandwidth = 33e6;
   const core::Workload w = sweep();
   const auto cases = cases_from(truth, w);
-  const auto fit = calib::fit_profile(test::small_machine(), "base", w, cases, kFree);
+  const auto fit = calib::fit_profile(test::small_machine(), "base", workloads(w), cases, kFree);
   ASSERT_EQ(fit.params.size(), 4u);
   EXPECT_NEAR(fit.params[0].second / 7.5e-6, 1.0, 1e-6);
   EXPECT_NEAR(fit.params[1].second / 2.25e-6, 1.0, 1e-5);
   EXPECT_NEAR(fit.params[2].second / 110e6, 1.0, 1e-6);
   EXPECT_NEAR(fit.params[3].second / 33e6, 1.0, 1e-6);
   EXPECT_LT(fit.max_rel_error, 1e-8);
-  const auto again = calib::fit_profile(test::small_machine(), "base", w, cases, kFree);
+  const auto again = calib::fit_profile(test::small_machine(), "base", workloads(w), cases, kFree);
   for (size_t i = 0; i < fit.params.size(); ++i) EXPECT_EQ(fit.params[i].second, again.params[i].second);
 }
 
@@ -70,5 +73,5 @@ TEST(ProfileFitter, RefusesTooFewCases) {
   const core::Workload w = sweep();
   auto cases = cases_from(test::small_machine(), w);
   cases.resize(3);
-  EXPECT_THROW(calib::fit_profile(test::small_machine(), "base", w, cases, kFree), std::runtime_error);
+  EXPECT_THROW(calib::fit_profile(test::small_machine(), "base", workloads(w), cases, kFree), std::runtime_error);
 }

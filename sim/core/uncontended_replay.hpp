@@ -1,0 +1,15 @@
+// Replays a workload with every transfer at its uncontended rate (core::CostModel), as a small
+// discrete-event loop over the PEs' programs: signals, waits, quiets, barriers and background puts
+// follow the engine's semantics exactly, but no two transfers slow each other down. When no link or
+// interface is shared at the same time, it gives the engine's times (engine tests pin this to 1e-9),
+// in microseconds instead of a SimGrid run: `t3sim calibrate` evaluates its objective with it.
+#pragma once
+#include "sim/core/cost_model.hpp"
+#include "sim/core/results.hpp"
+
+namespace t3sim::core {
+
+// Throws std::runtime_error naming the stuck PEs when the workload cannot finish.
+RunResult replay_uncontended(const CostModel& cost, const Workload& workload);
+
+}  // namespace t3sim::core
