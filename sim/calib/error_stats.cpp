@@ -18,7 +18,7 @@ SuiteStats suite_stats(const std::string& suite, double median_target, const std
   s.median_target = median_target;
   std::vector<double> abs_err;
   for (const auto& c : cases) {
-    if (c.measured.suite != suite) continue;
+    if (c.measured.suite != suite || c.measured.report_only) continue;
     abs_err.push_back(std::fabs(c.rel_error));
     s.max_rel_error = std::max(s.max_rel_error, std::fabs(c.rel_error));
     if (!c.within_tolerance) ++s.outside_tolerance;

@@ -22,7 +22,10 @@ void print_table(const std::vector<calib::CaseResult>& results, const std::vecto
   for (const auto& r : results)
     std::cout << fmt::format("{:<70} {:>5} {:>11.3f} {:>11.3f} {:>+8.1f}% {:>5.0f}%  {}{}\n", r.measured.id,
                              r.measured.unit, r.measured.measured, r.predicted, r.rel_error * 100,
-                             r.measured.tolerance * 100, r.within_tolerance ? "ok" : "FAIL",
+                             r.measured.tolerance * 100,
+                             r.measured.report_only ? "info"
+                             : r.within_tolerance   ? "ok"
+                                                    : "FAIL",
                              r.measured.tolerance_why.empty() ? "" : "  (" + r.measured.tolerance_why + ")");
   std::cout << fmt::format("\n{:<20} {:>4} {:>18} {:>15} {:>9}  {}\n", "suite", "n", "median|rel_err|", "max|rel_err|",
                            "outside", "");

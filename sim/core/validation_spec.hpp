@@ -34,7 +34,8 @@ struct MetricSpec {
   std::string id;      // "local", "bandwidth"
   std::string column;  // CSV column holding the measurement
   Statistic statistic = Statistic::RecordDuration;
-  std::string record;  // RecordDuration: label of the workload step whose duration is predicted
+  std::string record;        // RecordDuration: label of the workload step whose duration is predicted
+  bool report_only = false;  // shown beside the others, but no target: not in the statistics or the verdict
   enum class Holds { TimeSeconds, RateMBps } holds = Holds::TimeSeconds;  // RecordDuration: what the column holds
 };
 
@@ -93,6 +94,7 @@ struct MeasuredCase {
   double measured = 0;
   double tolerance = 0;
   std::string tolerance_why;
+  bool report_only = false;
 };
 
 }  // namespace t3sim::core

@@ -33,6 +33,7 @@ core::MetricSpec read_metric(const YAML::Node& n, const std::string& file, const
   core::MetricSpec s;
   s.id = m.string_at("id");
   s.column = m.string_at("column");
+  if (auto r = m.optional("report_only")) s.report_only = bool_value(*r, file, m.child_path("report_only"));
   if (m.has("statistic")) {
     const std::string st = m.string_at("statistic");
     if (st == "peak_bandwidth_MBps")
@@ -229,12 +230,15 @@ std::vector<core::MeasuredCase> load_suite_cases(const core::SuiteSpec& suite) {
       c.record = metric.record;
       c.bytes = bytes;
       c.measured = value;
+      c.report_only = metric.report_only;
       if (metric.statistic == core::Statistic::RecordDuration)
         c.measured = metric.holds == core::MetricSpec::Holds::RateMBps ? bytes / value : value * 1e6;
       c.id = suite.id + "/" + row_id + "/" + metric.id +
              (has_bytes ? "/" + core::format_quantity(bytes, core::Quantity::Size) : "");
-      bool matched = false;
+      bool matched = metric.report_only;
+      if (metric.report_only) c.tolerance_why = "reported only";
       for (const auto& rule : suite.tolerances) {
+        if (metric.report_only) break;
         if (bytes >= rule.min_bytes && bytes <= rule.max_bytes && (rule.metric.empty() || rule.metric == metric.id)) {
           c.tolerance = rule.rel_error;
           c.tolerance_why = rule.why;

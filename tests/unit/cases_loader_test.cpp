@@ -52,5 +52,13 @@ INSTANTIATE_TEST_SUITE_P(
             "fit_params_unknown",
             "fit_params: not a parameter calibrate can fit; did you mean 'call_overhead'\\? \\(got 'call_overhed'\\)"},
         RejectionCase{"fit_params_too_many", "fit_params: must name 1 to 4 parameters \\(got 5\\)"},
+        RejectionCase{"profile_and_profile_column",
+                      "suites.test-suite.profile: give exactly one of 'profile' or 'profile_column'"},
+        RejectionCase{"statistic_unknown",
+                      "metrics\\[0\\].statistic: must be peak_bandwidth_MBps, estimated_latency_us or "
+                      "model_max_rel_error_pct \\(got 'peak_rate'\\)"},
+        RejectionCase{
+            "fit_metrics_unknown",
+            "suites.test-suite.fit_metrics: names no metric of this suite; did you mean 'get'\\? \\(got 'gets'\\)"},
         RejectionCase{"csv_ragged_row", "ragged.csv:3:1: row has 4 cells, header has 3"}),
     t3sim::test::rule_name);
