@@ -85,6 +85,7 @@ const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
 const std::vector<KeyDoc>& machine_structure_keys() {
   static const std::vector<KeyDoc> keys = {
       {"schema_version", "integer", "must be 1"},
+      {"base", "path (optional)", "another machine file this one derives from: every key not given here is the base's"},
       {"name", "string", "machine name used in reports"},
       {"doc", "string", "what machine this is (optional)"},
       {"torus.dims", "list of 3 integers >= 1", "router positions along x, y, z"},
@@ -92,6 +93,7 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"torus.tie_rule", "plus|minus", "direction taken at ring distance exactly k/2"},
       {"torus.populated_nodes", "integer (optional)", "positions 0..n-1 hold PEs; the rest only route; default all"},
       {"software.default_profile", "string", "profile used when --profile is not given"},
+      {"software.scale_with_clock", "list of profile time keys", "with a base: scale these by base clock / clock"},
       {"software.profiles.NAME", "map", "one code-generation build of the SHMEM layer; keys below, plus doc"},
       {"software.profiles.NAME.fit", "map",
        "written by `t3sim calibrate`: suite, points, rms_rel_error, max_rel_error"},

@@ -1,6 +1,9 @@
 #include "sim/io/machine_loader.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
 
 #include "sim/core/machine_params.hpp"
 #include "sim/io/yaml_map.hpp"
@@ -56,13 +59,17 @@ core::TieRule read_tie_rule(MapReader& torus) {
 
 // Reads every declared scalar of a section: present keys are parsed and range-checked, absent ones
 // take their declared default or are reported missing. Returns the key paths that were given.
+// With `inherited`, an absent key keeps the inherited value (a machine derived from a base).
 template <class Section>
-std::vector<std::string> read_params(MapReader& map, const std::vector<core::ParamDecl<Section>>& decls, Section& out) {
+std::vector<std::string> read_params(MapReader& map, const std::vector<core::ParamDecl<Section>>& decls, Section& out,
+                                     const Section* inherited = nullptr) {
   std::vector<std::string> given;
   for (const auto& d : decls) {
     const auto node = map.optional(d.key);
     double value = 0;
-    if (node) {
+    if (!node && inherited) {
+      value = d.get(*inherited);
+    } else if (node) {
       value = quantity_value(*node, map.file(), map.child_path(d.key), d.quantity);
       if (auto why = core::range_violation(d, value))
         throw InputError(pos_of(map.file(), *node), map.child_path(d.key), *why, "'" + node->Scalar() + "'");
@@ -89,59 +96,138 @@ core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const 
   return r;
 }
 
+
+constexpr int kMaxBaseDepth = 4;
+
+core::MachineSpec load_machine_at_depth(const std::string& path, int depth);
+
+// Reads `torus`, `node`, `network` and `software` into m. With a base machine every section and key is
+// optional and keeps the base's value. Returns the key paths given in this file.
+std::vector<std::string> read_sections(MapReader& top, const std::string& path, core::MachineSpec& m, bool derived) {
+  std::vector<std::string> sourced;  // key paths whose value needs a provenance entry
+  auto section = [&](const std::string& key) -> std::optional<YAML::Node> {
+    if (derived) return top.optional(key);
+    return top.required(key);
+  };
+  if (auto t = section("torus")) {
+    MapReader torus(*t, path, "torus");
+    if (!derived || torus.has("dims")) m.dims = read_dims(torus), sourced.push_back("torus.dims");
+    if (!derived || torus.has("dimension_order"))
+      m.dimension_order = read_order(torus), sourced.push_back("torus.dimension_order");
+    if (!derived || torus.has("tie_rule")) m.tie_rule = read_tie_rule(torus), sourced.push_back("torus.tie_rule");
+    if (torus.has("populated_nodes")) {
+      m.populated_nodes = static_cast<int>(torus.integer_at("populated_nodes", 1, m.torus().node_count()));
+      sourced.push_back("torus.populated_nodes");
+    }
+    torus.finish();
+  }
+  if (m.populated_nodes > m.torus().node_count())
+    throw InputError(top.key_pos("torus"), "torus.populated_nodes", "more than the torus has",
+                     std::to_string(m.populated_nodes));
+
+  const core::NodeParams inherited_node = m.node;
+  if (auto n = section("node")) {
+    MapReader node(*n, path, "node");
+    auto given = read_params(node, core::node_params(), m.node, derived ? &inherited_node : nullptr);
+    sourced.insert(sourced.end(), given.begin(), given.end());
+    node.finish();
+  }
+  const core::NetworkParams inherited_net = m.network;
+  if (auto n = section("network")) {
+    MapReader net(*n, path, "network");
+    auto given = read_params(net, core::network_params(), m.network, derived ? &inherited_net : nullptr);
+    sourced.insert(sourced.end(), given.begin(), given.end());
+    net.finish();
+  }
+
+  auto sw_node = section("software");
+  if (!sw_node) return sourced;
+  MapReader sw(*sw_node, path, "software");
+  if (auto scale = sw.optional("scale_with_clock")) {
+    if (!derived) throw InputError(sw.key_pos("scale_with_clock"), "software.scale_with_clock", "needs a base machine");
+    const std::string key = "software.scale_with_clock";
+    sequence_value(*scale, path, key);
+    const double ratio = inherited_node.clock_hz / m.node.clock_hz;
+    for (size_t i = 0; i < scale->size(); ++i) {
+      const std::string name = scalar_text((*scale)[i], path, key);
+      const core::ParamDecl<core::SoftwareProfile>* decl = nullptr;
+      std::vector<std::string> times;
+      for (const auto& d : core::profile_params())
+        if (d.quantity == core::Quantity::Time) {
+          times.push_back(d.key);
+          if (d.key == name) decl = &d;
+        }
+      if (!decl) {
+        const std::string hint = closest_match(name, times);
+        throw InputError(
+            pos_of(path, (*scale)[i]), key,
+            "names no time parameter of a profile" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
+            "'" + name + "'");
+      }
+      for (auto& p : m.profiles) decl->set(p, decl->get(p) * ratio);
+    }
+    sourced.push_back(key);
+  }
+  if (auto pn = derived ? sw.optional("profiles") : std::optional<YAML::Node>(sw.required("profiles"))) {
+    MapReader profiles(*pn, path, "software.profiles");
+    for (const auto& name : profiles.keys()) {
+      MapReader pr(profiles.node()[name], path, profiles.child_path(name));
+      const core::SoftwareProfile* base = m.find_profile(name);
+      core::SoftwareProfile p = base ? *base : core::SoftwareProfile{};
+      p.name = name;
+      p.doc = pr.optional_string("doc").value_or(p.doc);
+      auto given = read_params(pr, core::profile_params(), p, base);
+      sourced.insert(sourced.end(), given.begin(), given.end());
+      if (auto fit = pr.optional("fit")) m.fits[name] = read_fit(*fit, path, pr.child_path("fit"));
+      pr.finish();
+      if (base)
+        *const_cast<core::SoftwareProfile*>(base) = std::move(p);
+      else
+        m.profiles.push_back(std::move(p));
+    }
+    profiles.finish();
+  }
+  if (!derived || sw.has("default_profile")) {
+    m.default_profile = sw.string_at("default_profile");
+    if (!m.find_profile(m.default_profile))
+      throw InputError(pos_of(path, sw.node()["default_profile"]), "software.default_profile",
+                       "names no profile under software.profiles", "'" + m.default_profile + "'");
+  }
+  sw.finish();
+  return sourced;
+}
+
 }  // namespace
 
-core::MachineSpec load_machine(const std::string& path) {
+core::MachineSpec load_machine(const std::string& path) { return load_machine_at_depth(path, 0); }
+
+namespace {
+
+core::MachineSpec load_machine_at_depth(const std::string& path, int depth) {
   const YAML::Node root = load_yaml_file(path);
   MapReader top(root, path, "");
   check_schema_version(top);
   core::MachineSpec m;
+  bool derived = false;
+  if (auto base = top.optional("base")) {
+    if (depth >= kMaxBaseDepth)
+      throw InputError(
+          pos_of(path, *base), "base",
+          "bases nest deeper than " + std::to_string(kMaxBaseDepth) + " (a machine that is its own base?)");
+    const std::filesystem::path rel(scalar_text(*base, path, "base"));
+    const std::string base_path = rel.is_absolute()
+                                      ? rel.string()
+                                      : (std::filesystem::path(path).parent_path() / rel).lexically_normal().string();
+    m = load_machine_at_depth(base_path, depth + 1);
+    m.fits.clear();  // the base's fit residuals say nothing about this machine
+    derived = true;
+  }
   m.name = top.string_at("name");
   m.doc = top.optional_string("doc").value_or("");
-  std::vector<std::string> sourced;  // key paths whose value needs a provenance entry
-
-  MapReader torus(top.required("torus"), path, "torus");
-  m.dims = read_dims(torus);
-  m.dimension_order = read_order(torus);
-  m.tie_rule = read_tie_rule(torus);
-  sourced.insert(sourced.end(), {"torus.dims", "torus.dimension_order", "torus.tie_rule"});
-  if (torus.has("populated_nodes")) {
-    m.populated_nodes = static_cast<int>(torus.integer_at("populated_nodes", 1, m.torus().node_count()));
-    sourced.push_back("torus.populated_nodes");
-  }
-  torus.finish();
-
-  MapReader node(top.required("node"), path, "node");
-  auto given = read_params(node, core::node_params(), m.node);
-  sourced.insert(sourced.end(), given.begin(), given.end());
-  node.finish();
-
-  MapReader net(top.required("network"), path, "network");
-  given = read_params(net, core::network_params(), m.network);
-  sourced.insert(sourced.end(), given.begin(), given.end());
-  net.finish();
-
-  MapReader sw(top.required("software"), path, "software");
-  MapReader profiles(sw.required("profiles"), path, "software.profiles");
-  for (const auto& name : profiles.keys()) {
-    MapReader pr(profiles.node()[name], path, profiles.child_path(name));
-    core::SoftwareProfile p;
-    p.name = name;
-    p.doc = pr.optional_string("doc").value_or("");
-    given = read_params(pr, core::profile_params(), p);
-    sourced.insert(sourced.end(), given.begin(), given.end());
-    if (auto fit = pr.optional("fit")) m.fits[name] = read_fit(*fit, path, pr.child_path("fit"));
-    pr.finish();
-    m.profiles.push_back(std::move(p));
-  }
-  m.default_profile = sw.string_at("default_profile");
-  if (!m.find_profile(m.default_profile))
-    throw InputError(pos_of(path, sw.node()["default_profile"]), "software.default_profile",
-                     "names no profile under software.profiles", "'" + m.default_profile + "'");
-  profiles.finish();
-  sw.finish();
+  const std::vector<std::string> sourced = read_sections(top, path, m, derived);
 
   MapReader prov(top.required("provenance"), path, "provenance");
+  std::map<std::string, std::string> own;  // this file's sources; a base's cover only what it gave
   for (const auto& key : prov.keys()) {
     const bool names_a_key = std::any_of(sourced.begin(), sourced.end(),
                                          [&](const std::string& s) { return s == key || s.rfind(key + ".", 0) == 0; });
@@ -150,21 +236,23 @@ core::MachineSpec load_machine(const std::string& path) {
       throw InputError(prov.key_pos(key), "provenance." + key,
                        "names no key given in this file" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
     }
-    m.provenance[key] = scalar_text(prov.node()[key], path, "provenance." + key);
+    own[key] = scalar_text(prov.node()[key], path, "provenance." + key);
   }
   prov.finish();
   for (const auto& s : sourced) {
     bool covered = false;
     for (std::string k = s;; k = k.substr(0, k.rfind('.'))) {
-      if (m.provenance.count(k)) covered = true;
+      if (own.count(k)) covered = true;
       if (covered || k.find('.') == std::string::npos) break;
     }
     if (!covered)
       throw InputError(prov.key_pos(prov.keys().empty() ? "" : prov.keys().front()), "provenance",
                        "no source given for '" + s + "' (add 'provenance: " + s + ": ...' or 'calibrated: ...')");
   }
+  for (auto& [key, text] : own) m.provenance[key] = std::move(text);
   top.finish();
   return m;
 }
 
+}  // namespace
 }  // namespace t3sim::io

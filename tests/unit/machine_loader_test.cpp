@@ -24,7 +24,7 @@ TEST(MachineLoader, ReadsValidFile) {
 }
 
 TEST(MachineLoader, EveryPlatformFileLoads) {
-  for (const char* f : {"t3d-denali.yaml"}) {
+  for (const char* f : {"t3d-denali.yaml", "t3e-900-mcurie.yaml", "t3e-600.yaml", "t3e-1200.yaml"}) {
     const auto m = load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/" + f);
     EXPECT_GT(m.pe_count(), 0) << f;
   }
@@ -68,9 +68,42 @@ INSTANTIATE_TEST_SUITE_P(
                       "provenance.nodes.clock: names no key given in this file; did you mean 'node.clock'"},
         RejectionCase{"populated_beyond_torus",
                       "populated_beyond_torus.yaml:9:20: torus.populated_nodes: must be between 1 and 24 \\(got 25\\)"},
+        RejectionCase{"base_is_itself", "base_is_itself.yaml:[0-9]+:[0-9]+: base: bases nest deeper than 4"},
+        RejectionCase{"base_missing", "nowhere.yaml: cannot be read"},
+        RejectionCase{"scale_with_clock_unknown",
+                      "software.scale_with_clock: names no time parameter of a profile \\(got 'copy_bandwidth'\\)"},
+        RejectionCase{"derived_value_without_provenance", "provenance: no source given for 'network.link_bandwidth'"},
+        RejectionCase{"scale_with_clock_without_base", "software.scale_with_clock: needs a base machine"},
         RejectionCase{"pes_per_node_not_whole", "node.pes_per_node: expected a whole number"}),
     t3sim::test::rule_name);
 
 TEST(MachineLoader, DirectoryIsRejected) {
   t3sim::test::expect_rejected([] { load_machine(T3SIM_TEST_DATA); }, {"directory", "is a directory, not a file"});
+}
+
+TEST(MachineLoader, DerivedMachineInheritsAndScales) {
+  const auto base = load_machine(data("valid.yaml"));
+  const auto m = load_machine(data("derived_valid.yaml"));
+  EXPECT_EQ(m.name, "derived");
+  EXPECT_DOUBLE_EQ(m.node.clock_hz, 200e6);
+  EXPECT_DOUBLE_EQ(m.network.link_bandwidth, 150e6);
+  EXPECT_DOUBLE_EQ(m.network.router_delay, base.network.router_delay);
+  const auto* p = m.find_profile("base");
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->call_overhead, base.find_profile("base")->call_overhead / 2);  // 100 -> 200 MHz
+  EXPECT_DOUBLE_EQ(p->local_overhead, base.find_profile("base")->local_overhead);    // not scaled
+  EXPECT_DOUBLE_EQ(p->get_bandwidth, base.find_profile("base")->get_bandwidth);
+  EXPECT_EQ(m.pe_count(), base.pe_count());
+  EXPECT_EQ(m.provenance.at("node.clock"), "test value");
+  EXPECT_EQ(m.provenance.at("network"), "test values");  // the base's sources stay with its values
+}
+
+TEST(MachineLoader, T3eWhatIfMachinesDifferOnlyByClock) {
+  const std::string dir = std::string(T3SIM_SOURCE_DIR) + "/platforms/";
+  const auto m900 = load_machine(dir + "t3e-900-mcurie.yaml");
+  const auto m600 = load_machine(dir + "t3e-600.yaml");
+  EXPECT_DOUBLE_EQ(m600.node.clock_hz, 300e6);
+  EXPECT_DOUBLE_EQ(m600.network.link_bandwidth, m900.network.link_bandwidth);
+  EXPECT_DOUBLE_EQ(m600.find_profile("")->message_overhead, m900.find_profile("")->message_overhead * 1.5);
+  EXPECT_DOUBLE_EQ(m600.find_profile("")->put_bandwidth, m900.find_profile("")->put_bandwidth);
 }
