@@ -96,7 +96,6 @@ core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const 
   return r;
 }
 
-
 constexpr int kMaxBaseDepth = 4;
 
 core::MachineSpec load_machine_at_depth(const std::string& path, int depth);
