@@ -1,5 +1,7 @@
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 
 #include "sim/cli/commands.hpp"
 #include "sim/engine/simulation.hpp"
@@ -13,15 +15,21 @@ namespace t3sim::cli {
 
 int cmd_run(const RunArgs& a) {
   const core::MachineSpec machine = io::load_machine(a.machine);
-  const io::LoadedWorkload loaded = io::load_workload(a.workload, a.variables);
+  const io::LoadedWorkload loaded = io::load_workload(a.workload, a.variables, a.pes);
   io::check_fits_machine(loaded, machine.pe_count(), machine.name);
+  std::optional<core::JobPlacement> placement;
+  try {
+    placement = core::make_placement(machine, loaded.workload.pes, a.placement);
+  } catch (const std::invalid_argument& e) {
+    throw io::InputError({"--placement", 0, 0}, "", e.what(), a.placement);
+  }
   const core::SoftwareProfile* profile = machine.find_profile(a.profile);
   if (!profile) {
     std::string names;
     for (const auto& p : machine.profiles) names += " " + p.name;
     throw io::InputError({a.machine, 0, 0}, "software.profiles", "has no profile '" + a.profile + "'; it has:" + names);
   }
-  const core::RunResult result = engine::simulate(machine, *profile, loaded.workload);
+  const core::RunResult result = engine::simulate(machine, *profile, loaded.workload, *placement);
   if (!a.out_dir.empty()) {
     std::filesystem::create_directories(a.out_dir);
     const std::string stem = a.out_dir + "/" + loaded.workload.name + "." + profile->name;

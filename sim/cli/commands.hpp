@@ -13,6 +13,8 @@ struct RunArgs {
   std::string out_dir;
   bool json = false;
   std::map<std::string, std::string> variables;
+  int pes = 0;  // job size; 0: the workload's
+  std::string placement = "contiguous";
 };
 int cmd_run(const RunArgs& a);
 

@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir, "also write WORKLOAD.PROFILE.csv and .json into this folder");
   run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
   run_cmd->add_option("--set", sets, "override a workload variable: NAME=VALUE (repeatable)");
+  run_cmd->add_option("--pes", run.pes, "job size in PEs (default: the workload's pes)")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--placement", run.placement, "contiguous | block | random:SEED | list:P0,P1,...")
+      ->capture_default_str();
 
   std::string route_machine;
   int route_src = 0, route_dst = 0;

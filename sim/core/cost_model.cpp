@@ -13,7 +13,10 @@ void sort_records(std::vector<OpRecord>& records) {
 }
 
 CostModel::CostModel(const MachineSpec& machine, const SoftwareProfile& profile)
-    : machine_(machine), profile_(profile), router_(machine.router()), placement_(machine.placement()) {}
+    : CostModel(machine, profile, JobPlacement::contiguous(machine, machine.pe_count())) {}
+
+CostModel::CostModel(const MachineSpec& machine, const SoftwareProfile& profile, JobPlacement placement)
+    : machine_(machine), profile_(profile), router_(machine.router()), placement_(std::move(placement)) {}
 
 int CostModel::hops(int src_pe, int dst_pe) const {
   return router_.hop_count(placement_.node_of(src_pe), placement_.node_of(dst_pe));

@@ -13,6 +13,7 @@
 #pragma once
 #include <vector>
 
+#include "sim/core/job_placement.hpp"
 #include "sim/core/machine_spec.hpp"
 #include "sim/core/results.hpp"
 #include "sim/core/workload.hpp"
@@ -21,7 +22,9 @@ namespace t3sim::core {
 
 class CostModel {
  public:
+  // PEs are job PEs placed by `placement`; without one, job PE p is machine PE p (contiguous).
   CostModel(const MachineSpec& machine, const SoftwareProfile& profile);
+  CostModel(const MachineSpec& machine, const SoftwareProfile& profile, JobPlacement placement);
 
   int hops(int src_pe, int dst_pe) const;
   double latency(int src_pe, int dst_pe) const;
@@ -31,12 +34,13 @@ class CostModel {
 
   const MachineSpec& machine() const { return machine_; }
   const SoftwareProfile& profile() const { return profile_; }
+  const JobPlacement& placement() const { return placement_; }
 
  private:
   const MachineSpec& machine_;
   const SoftwareProfile& profile_;
   Router router_;
-  Placement placement_;
+  JobPlacement placement_;
 };
 
 }  // namespace t3sim::core

@@ -2,8 +2,9 @@
 
 namespace t3sim::engine {
 
-PlatformBuilder::PlatformBuilder(const core::MachineSpec& machine, int job_pes)
-    : machine_(machine), router_(machine.router()), placement_(machine.placement()) {
+PlatformBuilder::PlatformBuilder(const core::MachineSpec& machine, const core::JobPlacement& placement)
+    : machine_(machine), router_(machine.router()), placement_(placement) {
+  const int job_pes = placement.size();
   zone_ = sg4::create_full_zone("t3sim");
   const double speed = machine.node.clock_hz * machine.node.flops_per_cycle;
   for (int pe = 0; pe < job_pes; ++pe) hosts_.push_back(zone_->create_host("pe" + std::to_string(pe), speed));

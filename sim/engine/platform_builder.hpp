@@ -11,6 +11,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/core/job_placement.hpp"
 #include "sim/core/machine_spec.hpp"
 
 namespace t3sim::engine {
@@ -20,7 +21,7 @@ namespace sg4 = simgrid::s4u;
 class PlatformBuilder {
  public:
   // Call after the engine's network model is configured and before any other zone exists.
-  PlatformBuilder(const core::MachineSpec& machine, int job_pes);
+  PlatformBuilder(const core::MachineSpec& machine, const core::JobPlacement& placement);
   // Records that data flows from src_pe to dst_pe (src != dst). Call before seal().
   void add_pair(int src_pe, int dst_pe);
   void seal();
@@ -31,7 +32,7 @@ class PlatformBuilder {
 
   const core::MachineSpec& machine_;
   core::Router router_;
-  core::Placement placement_;
+  const core::JobPlacement& placement_;
   sg4::NetZone* zone_;
   std::vector<sg4::Host*> hosts_;
   std::map<std::string, sg4::Link*> links_;

@@ -21,6 +21,14 @@ void configure(sg4::Engine& e) {
 
 core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
                          const core::Workload& workload) {
+  return simulate(machine, profile, workload, core::JobPlacement::contiguous(machine, workload.pes));
+}
+
+core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
+                         const core::Workload& workload, const core::JobPlacement& placement) {
+  if (placement.size() != workload.pes)
+    throw std::invalid_argument("placement of " + std::to_string(placement.size()) + " PEs for a workload of " +
+                                std::to_string(workload.pes));
   int argc = 1;
   char name[] = "t3sim";
   char* argv[] = {name, nullptr};
@@ -30,7 +38,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   sg4::Engine engine(&argc, argv);
   configure(engine);
 
-  PlatformBuilder platform(machine, workload.pes);
+  PlatformBuilder platform(machine, placement);
   for (const core::Op& op : workload.ops) {
     if (op.peer < 0 || op.peer == op.pe) continue;
     if (op.kind == core::OpKind::Get) {
@@ -42,7 +50,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   }
   platform.seal();
 
-  const core::CostModel cost(machine, profile);
+  const core::CostModel cost(machine, profile, placement);
   std::vector<std::vector<core::OpRecord>> per_pe(static_cast<size_t>(workload.pes));
   uint64_t next_transfer = 0;
   std::vector<FlagBoard> flags(static_cast<size_t>(workload.pes));

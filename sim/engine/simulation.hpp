@@ -2,6 +2,7 @@
 // start a second engine in the same process (see ../../README.md), so callers that need several runs
 // (validate) start child processes.
 #pragma once
+#include "sim/core/job_placement.hpp"
 #include "sim/core/machine_spec.hpp"
 #include "sim/core/results.hpp"
 #include "sim/core/workload.hpp"
@@ -11,5 +12,8 @@ namespace t3sim::engine {
 // Throws std::runtime_error when the simulation cannot finish (a deadlock names the waiting PEs).
 core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
                          const core::Workload& workload);
+// The same with the job's PEs placed on the machine by `placement` (its size is the workload's PEs).
+core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
+                         const core::Workload& workload, const core::JobPlacement& placement);
 
 }  // namespace t3sim::engine

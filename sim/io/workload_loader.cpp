@@ -89,7 +89,7 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
 
 }  // namespace
 
-LoadedWorkload load_workload(const std::string& path, const std::map<std::string, std::string>& overrides) {
+LoadedWorkload load_workload(const std::string& path, const std::map<std::string, std::string>& overrides, int pes) {
   const YAML::Node root = load_yaml_file(path);
   MapReader top(root, path, "");
   check_schema_version(top);
@@ -99,6 +99,13 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
   w.doc = top.optional_string("doc").value_or("");
   out.pes_pos = top.key_pos("pes");
   w.pes = static_cast<int>(top.integer_at("pes", 1, static_cast<long>(core::kMaxNodes) * 8));
+  if (pes > 0) {
+    if (pes > core::kMaxNodes * 8)
+      throw InputError({path, 0, 0}, "pes", "--pes beyond t3sim's limit of " + std::to_string(core::kMaxNodes * 8),
+                       std::to_string(pes));
+    w.pes = pes;
+    out.pes_pos = {"--pes", 0, 0};
+  }
 
   Context ctx{path, w.pes, {}, std::nullopt};
   if (auto vars = top.optional("variables")) {
