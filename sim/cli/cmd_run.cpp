@@ -4,6 +4,9 @@
 #include <stdexcept>
 
 #include "sim/cli/commands.hpp"
+#include "sim/core/swap_pattern.hpp"
+#include "sim/core/traffic_pattern.hpp"
+#include "sim/core/traffic_report.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_file.hpp"
 #include "sim/io/input_error.hpp"
@@ -30,13 +33,25 @@ int cmd_run(const RunArgs& a) {
     throw io::InputError({a.machine, 0, 0}, "software.profiles", "has no profile '" + a.profile + "'; it has:" + names);
   }
   const core::RunResult result = engine::simulate(machine, *profile, loaded.workload, *placement);
+  std::optional<core::TrafficReport> traffic;
+  if (!loaded.workload.pattern.empty()) {
+    const std::string label = loaded.workload.pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
+    traffic = core::traffic_report(machine, *placement, result, label);
+  }
   if (!a.out_dir.empty()) {
     std::filesystem::create_directories(a.out_dir);
     const std::string stem = a.out_dir + "/" + loaded.workload.name + "." + profile->name;
     io::write_file_atomically(stem + ".csv", io::results_csv(result));
     io::write_file_atomically(stem + ".json", io::results_json(result));
+    if (traffic) {
+      io::write_file_atomically(stem + ".traffic.json", io::traffic_json(*traffic) + "\n");
+      io::write_file_atomically(stem + ".transfers.csv", io::transfers_csv(result));
+    }
   }
-  std::cout << (a.json ? io::results_json(result) : io::results_table(result));
+  if (a.json)
+    std::cout << io::results_json(result);
+  else
+    std::cout << io::results_table(result) << (traffic ? io::traffic_summary(*traffic) : "");
   return 0;
 }
 

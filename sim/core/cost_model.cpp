@@ -12,6 +12,12 @@ void sort_records(std::vector<OpRecord>& records) {
   });
 }
 
+void sort_transfers(std::vector<Transfer>& transfers) {
+  std::stable_sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) {
+    return std::tie(a.start, a.src, a.dst, a.end) < std::tie(b.start, b.src, b.dst, b.end);
+  });
+}
+
 CostModel::CostModel(const MachineSpec& machine, const SoftwareProfile& profile)
     : CostModel(machine, profile, JobPlacement::contiguous(machine, machine.pe_count())) {}
 

@@ -20,16 +20,30 @@ struct OpRecord {
   double duration() const { return end - start; }
 };
 
+// One data movement of a put or get (requests and flags' own packets excluded): from the start of its
+// latency to its delivery.
+struct Transfer {
+  int src = 0;
+  int dst = 0;
+  double bytes = 0;
+  double start = 0;   // s
+  double end = 0;     // s
+  int iteration = 0;  // the measurement (size index) it belongs to
+};
+
 struct RunResult {
   std::string machine;
   std::string profile;
   std::string workload;
   int pes = 0;
-  double makespan = 0;            // s: when the last PE finished (outstanding puts delivered and acknowledged)
-  int swap_iterations = 0;        // from the workload: > 0 when the run is a swap pattern
-  std::vector<OpRecord> records;  // sorted by (pe, start, step) for deterministic output
+  double makespan = 0;              // s: when the last PE finished (outstanding puts delivered and acknowledged)
+  int swap_iterations = 0;          // from the workload: > 0 when the run is a swap pattern
+  std::vector<OpRecord> records;    // sorted by (pe, start, step) for deterministic output
+  std::vector<Transfer> transfers;  // sorted by (start, src, dst, end)
+  std::string placement;            // how the job's PEs were placed
 };
 
 void sort_records(std::vector<OpRecord>& records);
+void sort_transfers(std::vector<Transfer>& transfers);
 
 }  // namespace t3sim::core

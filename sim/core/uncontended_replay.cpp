@@ -91,17 +91,26 @@ class Replay {
             const double delivered = s.now + p.call_overhead + cost_.latency(pe, op.peer) +
                                      op.bytes / std::min(cost_.bottleneck(pe, op.peer), p.put_bandwidth);
             if (!op.flag.empty()) push(delivered, op.peer, op.flag);
+            transfers_.push_back({pe, op.peer, op.bytes, s.now + p.call_overhead, delivered, op.iteration});
             return finish_op(pe, delivered + cost_.latency(op.peer, pe));
           }
           const double issued = s.now + p.call_overhead;
           const double delivered =
               issued + cost_.latency(pe, op.peer) + op.bytes / std::min(cost_.bottleneck(pe, op.peer), p.put_bandwidth);
           if (!op.flag.empty()) push(delivered, op.peer, op.flag);
+          transfers_.push_back({pe, op.peer, op.bytes, issued, delivered, op.iteration});
           s.outstanding = std::max(s.outstanding, delivered + cost_.latency(op.peer, pe));
           return finish_op(pe, issued);
         }
         return finish_op(pe, s.now + cost_.uncontended_time(op));
       case OpKind::Get:
+        if (op.peer != pe) {
+          const double end = s.now + cost_.uncontended_time(op);
+          const double data = op.bytes / std::min(cost_.bottleneck(op.peer, pe), p.get_bandwidth);
+          transfers_.push_back({op.peer, pe, op.bytes, end - data - cost_.latency(op.peer, pe), end, op.iteration});
+          return finish_op(pe, end);
+        }
+        return finish_op(pe, s.now + cost_.uncontended_time(op));
       case OpKind::Compute:
       case OpKind::Overhead:
         return finish_op(pe, s.now + cost_.uncontended_time(op));
@@ -136,6 +145,11 @@ class Replay {
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
   std::vector<OpRecord> records_;
   long seq_ = 0;
+
+ public:
+  std::vector<Transfer> transfers_;
+
+ private:
   int barrier_arrived_ = 0;
 };
 
@@ -153,6 +167,9 @@ RunResult replay_uncontended(const CostModel& cost, const Workload& workload) {
   r.makespan = replay.makespan_;
   for (const auto& rec : r.records) r.makespan = std::max(r.makespan, rec.end);
   sort_records(r.records);
+  r.transfers = std::move(replay.transfers_);
+  sort_transfers(r.transfers);
+  r.placement = cost.placement().description();
   return r;
 }
 

@@ -40,6 +40,7 @@ struct Workload {
   int pes = 0;  // PEs the job uses: ids 0 .. pes-1
   std::vector<Op> ops;
   int swap_iterations = 0;  // > 0 when the ops come from a swap pattern: swaps per measurement
+  std::string pattern;      // the pattern the ops come from ("swap", "neighbor", ...), "" for steps
 
   // The operations PE `pe` runs, in order (barriers included).
   std::vector<Op> program_of(int pe) const;

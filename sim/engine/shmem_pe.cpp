@@ -55,7 +55,8 @@ void ShmemPe::run_op(const core::Op& op) {
   }
 }
 
-void ShmemPe::transfer(int src_pe, int dst_pe, double bytes, double cap) const {
+void ShmemPe::transfer(int src_pe, int dst_pe, double bytes, double cap, int iteration) const {
+  const double start = sg4::Engine::get_clock();
   sg4::this_actor::sleep_for(ctx_.cost->latency(src_pe, dst_pe));
   // A rendezvous comm through a mailbox used once: SimGrid 3.32 honours a per-comm rate only on
   // mailbox comms (host-to-host sendto ignores set_rate). The peer side is a short-lived helper actor.
@@ -75,13 +76,14 @@ void ShmemPe::transfer(int src_pe, int dst_pe, double bytes, double cap) const {
     sg4::Actor::create("send", ctx_.platform->host(src_pe), send);
     receive();
   }
+  if (iteration >= 0) ctx_.transfers->push_back({src_pe, dst_pe, bytes, start, sg4::Engine::get_clock(), iteration});
 }
 
 void ShmemPe::remote_get(const core::Op& op) {
   const core::SoftwareProfile& p = ctx_.cost->profile();
   sg4::this_actor::sleep_for(p.call_overhead);
   transfer(pe_, op.peer, ctx_.cost->machine().network.request_bytes, INFINITY);
-  transfer(op.peer, pe_, op.bytes, p.get_bandwidth);
+  transfer(op.peer, pe_, op.bytes, p.get_bandwidth, op.iteration);
 }
 
 void ShmemPe::remote_put(const core::Op& op) {
@@ -93,17 +95,19 @@ void ShmemPe::remote_put(const core::Op& op) {
   const std::string flag = op.flag;
   const core::CostModel* cost = ctx_.cost;
   if (op.complete) {
-    transfer(src, dst, bytes, p.put_bandwidth);
+    transfer(src, dst, bytes, p.put_bandwidth, op.iteration);
     if (!flag.empty()) signal(dst, flag);
     sg4::this_actor::sleep_for(cost->latency(dst, src));  // the delivery acknowledgement
     return;
   }
   ShmemPe* self = this;
-  in_flight_.push_back(sg4::Actor::create("put", ctx_.platform->host(src), [self, src, dst, bytes, flag, cost] {
-    self->transfer(src, dst, bytes, cost->profile().put_bandwidth);
-    if (!flag.empty()) self->signal(dst, flag);
-    sg4::this_actor::sleep_for(cost->latency(dst, src));
-  }));
+  const int iteration = op.iteration;
+  in_flight_.push_back(
+      sg4::Actor::create("put", ctx_.platform->host(src), [self, src, dst, bytes, flag, cost, iteration] {
+        self->transfer(src, dst, bytes, cost->profile().put_bandwidth, iteration);
+        if (!flag.empty()) self->signal(dst, flag);
+        sg4::this_actor::sleep_for(cost->latency(dst, src));
+      }));
 }
 
 void ShmemPe::signal(int pe, const std::string& flag) const {

@@ -38,6 +38,7 @@ struct JobContext {
   std::vector<std::vector<core::OpRecord>>* records = nullptr;  // one vector per PE
   uint64_t* next_transfer = nullptr;                            // names each transfer's mailbox
   std::vector<FlagBoard>* flags = nullptr;                      // one board per PE
+  std::vector<core::Transfer>* transfers = nullptr;             // data movements, in completion order
   std::vector<std::string>* doing = nullptr;  // per PE: the operation under way, "" once the PE finished
 };
 
@@ -52,7 +53,8 @@ class ShmemPe {
   void remote_get(const core::Op& op);
   void remote_put(const core::Op& op);
   // Latency of the path, then a flow of `bytes` from src to dst (rate <= cap), waited for.
-  void transfer(int src_pe, int dst_pe, double bytes, double cap) const;
+  // `iteration` >= 0 records the transfer in the run's data movements.
+  void transfer(int src_pe, int dst_pe, double bytes, double cap, int iteration = -1) const;
   void quiet();
   void signal(int pe, const std::string& flag) const;
   void wait(const std::string& flag) const;

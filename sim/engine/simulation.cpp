@@ -59,8 +59,10 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     board.changed = sg4::ConditionVariable::create();
   }
   std::vector<std::string> doing(static_cast<size_t>(workload.pes), "not started");
-  JobContext ctx{&cost,  &platform, sg4::Barrier::create(static_cast<unsigned>(workload.pes)), &per_pe, &next_transfer,
-                 &flags, &doing};
+  std::vector<core::Transfer> transfers;
+  JobContext ctx{&cost,      &platform,      sg4::Barrier::create(static_cast<unsigned>(workload.pes)),
+                 &per_pe,    &next_transfer, &flags,
+                 &transfers, &doing};
   for (int pe = 0; pe < workload.pes; ++pe)
     sg4::Actor::create("pe" + std::to_string(pe), platform.host(pe), ShmemPe(ctx, pe, workload.program_of(pe)));
 
@@ -85,6 +87,9 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
       result.records.push_back(std::move(r));
     }
   core::sort_records(result.records);
+  result.transfers = std::move(transfers);
+  core::sort_transfers(result.transfers);
+  result.placement = placement.description();
   return result;
 }
 

@@ -26,8 +26,8 @@ core::OpKind kind_from(const std::string& name) {
 }  // namespace
 
 std::string results_table(const core::RunResult& r) {
-  std::string out = fmt::format("machine {}  profile {}  workload {}  pes {}  makespan {:.3f} us\n", r.machine,
-                                r.profile, r.workload, r.pes, r.makespan * 1e6);
+  std::string out = fmt::format("machine {}  profile {}  workload {}  pes {} ({})  makespan {:.3f} us\n", r.machine,
+                                r.profile, r.workload, r.pes, r.placement, r.makespan * 1e6);
   out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10} {:>14} {:>14} {:>10}\n", "pe", "label", "op", "peer", "bytes",
                      "start_us", "time_us", "MB/s");
   for (const auto& rec : r.records)
@@ -50,6 +50,65 @@ std::string swap_summary(const core::RunResult& r) {
   return out;
 }
 
+std::string traffic_summary(const core::TrafficReport& t) {
+  static const char* kDim = "xyz";
+  std::string out =
+      fmt::format("\ntraffic (makespan {:.3f} us)\n{:>10} {:>12} {:>34} {:>34}\n", t.makespan * 1e6, "bytes", "span_us",
+                  "per-PE MB/s min/median/mean/max", "per-pair MB/s min/median/mean/max");
+  for (const auto& s : t.sizes)
+    out += fmt::format("{:>10.0f} {:>12.3f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f}\n",
+                       s.bytes, s.span * 1e6, s.pe_bandwidth.min / 1e6, s.pe_bandwidth.median / 1e6,
+                       s.pe_bandwidth.mean / 1e6, s.pe_bandwidth.max / 1e6, s.pair_bandwidth.min / 1e6,
+                       s.pair_bandwidth.median / 1e6, s.pair_bandwidth.mean / 1e6, s.pair_bandwidth.max / 1e6);
+  out += "link utilisation by dimension and direction (mean / max over the run):\n";
+  for (const auto& d : t.dimensions)
+    out += fmt::format("  {}{} {:>6.1f}% / {:>6.1f}%\n", kDim[d.dim], d.plus ? "+" : "-", d.mean_utilisation * 100,
+                       d.max_utilisation * 100);
+  out += "busiest links:\n";
+  for (size_t i = 0; i < t.links.size() && i < 5; ++i)
+    out += fmt::format("  {:<12} {:>14.0f} B {:>6.1f}%\n", t.links[i].name, t.links[i].bytes,
+                       t.links[i].utilisation * 100);
+  if (t.bisection_dim >= 0)
+    out += fmt::format("bisection across {}: {:.0f} B over {:.1f} MB/s, utilisation {:.1f}%\n", kDim[t.bisection_dim],
+                       t.bisection_bytes, t.bisection_bandwidth / 1e6, t.bisection_utilisation * 100);
+  return out;
+}
+
+std::string traffic_json(const core::TrafficReport& t) {
+  nlohmann::ordered_json j;
+  j["makespan_s"] = t.makespan;
+  j["sizes"] = nlohmann::ordered_json::array();
+  auto dist = [](const core::Distribution& d) {
+    return nlohmann::ordered_json{{"n", d.n}, {"min", d.min}, {"median", d.median}, {"mean", d.mean}, {"max", d.max}};
+  };
+  for (const auto& s : t.sizes)
+    j["sizes"].push_back({{"bytes", s.bytes},
+                          {"span_s", s.span},
+                          {"pe_bandwidth_Bps", dist(s.pe_bandwidth)},
+                          {"pair_bandwidth_Bps", dist(s.pair_bandwidth)}});
+  j["dimensions"] = nlohmann::ordered_json::array();
+  for (const auto& d : t.dimensions)
+    j["dimensions"].push_back({{"dim", std::string(1, "xyz"[d.dim])},
+                               {"direction", d.plus ? "+" : "-"},
+                               {"mean_utilisation", d.mean_utilisation},
+                               {"max_utilisation", d.max_utilisation}});
+  j["links"] = nlohmann::ordered_json::array();
+  for (const auto& l : t.links)
+    j["links"].push_back({{"link", l.name}, {"bytes", l.bytes}, {"utilisation", l.utilisation}});
+  j["bisection"] = {{"dim", t.bisection_dim >= 0 ? std::string(1, "xyz"[t.bisection_dim]) : ""},
+                    {"bytes", t.bisection_bytes},
+                    {"bandwidth_Bps", t.bisection_bandwidth},
+                    {"utilisation", t.bisection_utilisation}};
+  return j.dump(1);
+}
+
+std::string transfers_csv(const core::RunResult& r) {
+  std::string out = "src,dst,bytes,start_s,end_s,iteration\n";
+  for (const auto& t : r.transfers)
+    out += fmt::format("{},{},{:.0f},{:.12e},{:.12e},{}\n", t.src, t.dst, t.bytes, t.start, t.end, t.iteration);
+  return out;
+}
+
 std::string results_csv(const core::RunResult& r) {
   std::string out = "pe,step,iteration,label,op,peer,bytes,start_s,end_s,time_s,rate_MBps\n";
   for (const auto& rec : r.records)
@@ -65,6 +124,7 @@ std::string results_json(const core::RunResult& r) {
   j["profile"] = r.profile;
   j["workload"] = r.workload;
   j["pes"] = r.pes;
+  j["placement"] = r.placement;
   j["makespan_s"] = r.makespan;
   j["swap_iterations"] = r.swap_iterations;
   if (r.swap_iterations > 0) {
@@ -98,6 +158,7 @@ core::RunResult parse_results_json(const std::string& text) {
     r.profile = j.at("profile").get<std::string>();
     r.workload = j.at("workload").get<std::string>();
     r.pes = j.at("pes").get<int>();
+    r.placement = j.value("placement", "");
     r.makespan = j.at("makespan_s").get<double>();
     r.swap_iterations = j.value("swap_iterations", 0);
     for (const auto& o : j.at("records")) {

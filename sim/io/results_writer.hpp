@@ -5,11 +5,18 @@
 #include <string>
 
 #include "sim/core/results.hpp"
+#include "sim/core/traffic_report.hpp"
 
 namespace t3sim::io {
 
 std::string results_table(const core::RunResult& r);
 std::string results_csv(const core::RunResult& r);
+// The traffic report of a pattern run, for people and as a JSON object's text.
+std::string traffic_summary(const core::TrafficReport& t);
+std::string traffic_json(const core::TrafficReport& t);
+// Every data movement, one CSV row each (src,dst,bytes,start_s,end_s,iteration).
+std::string transfers_csv(const core::RunResult& r);
+
 // For a swap-pattern run: the swap curve and the PSTSWM page's statistics ("" otherwise).
 std::string swap_summary(const core::RunResult& r);
 std::string results_json(const core::RunResult& r);

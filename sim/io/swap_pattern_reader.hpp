@@ -1,4 +1,4 @@
-// Reads `pattern: {swap: {...}}` of a workload file into a core::SwapSpec.
+// Reads the map under `pattern: swap:` of a workload file into a core::SwapSpec.
 #pragma once
 #include <yaml-cpp/yaml.h>
 

@@ -2,6 +2,7 @@
 
 #include "sim/core/machine_params.hpp"
 #include "sim/io/swap_pattern_reader.hpp"
+#include "sim/io/traffic_pattern_reader.hpp"
 #include "sim/io/workload_values.hpp"
 #include "sim/io/yaml_map.hpp"
 
@@ -130,10 +131,21 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     throw InputError(pos_of(path, root), "steps", "give exactly one of 'steps' or 'pattern'");
   if (auto pattern = top.optional("pattern")) {
     if (!sizes.front()) throw InputError(top.key_pos("pattern"), "sizes", "a pattern needs a 'sizes' list");
-    const core::SwapSpec swap = read_swap_pattern(*pattern, ctx);
-    for (size_t it = 0; it < sizes.size(); ++it)
-      core::append_swap_measurement(w.ops, swap, *sizes[it], static_cast<int>(it));
-    w.swap_iterations = swap.iterations;
+    MapReader pm(*pattern, path, "pattern");
+    const auto kinds = pm.keys();
+    if (kinds.size() != 1) throw InputError(pos_of(path, *pattern), "pattern", "must name exactly one pattern");
+    const std::string kind = kinds.front();
+    w.pattern = kind;
+    if (kind == "swap") {
+      const core::SwapSpec swap = read_swap_pattern(pm.node()[kind], ctx);
+      for (size_t it = 0; it < sizes.size(); ++it)
+        core::append_swap_measurement(w.ops, swap, *sizes[it], static_cast<int>(it));
+      w.swap_iterations = swap.iterations;
+    } else {
+      const core::PatternSpec spec = read_traffic_pattern(kind, pm.node()[kind], ctx);
+      for (size_t it = 0; it < sizes.size(); ++it)
+        core::append_pattern_measurement(w.ops, spec, w.pes, *sizes[it], static_cast<int>(it));
+    }
     top.finish();
     return out;
   }
@@ -162,11 +174,23 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"steps", "list of maps", "the operations; each PE runs the steps naming it in list order"},
       {"pattern.swap", "map", "instead of steps: PSTSWM's ordered swap, once per size (sizes required)"},
       {"pattern.swap.pairs", "list of [PE, PE]", "the pairs that swap at the same time; a PE in one pair at most"},
+      {"pattern.swap.pairing", "xor:K", "instead of pairs: every PE p with its partner p^K (the page's is xor:2)"},
       {"pattern.swap.protocol", "nonblocking_send|nonblocking_send_receive|nonblocking_receive|ready_send",
        "the handshake sequence (sim/core/swap_pattern.hpp)"},
       {"pattern.swap.iterations", "integer >= 1", "swaps timed per measurement; the time is divided by it"},
       {"pattern.swap.overlap", "true|false", "split each swap into start and finish around overlap_work"},
       {"pattern.swap.overlap_work", "time", "computation between start and finish when overlapping; default 0s"},
+      {"pattern.KIND",
+       "shift|dim_shift|neighbor|transpose|bit_complement|random_perm|all_to_all|hot_spot|broadcast|reduction",
+       "instead of swap: a synthetic traffic pattern (sim/core/traffic_pattern.hpp), once per size"},
+      {"pattern.KIND.repetitions", "integer >= 1", "exchanges per measurement, each after a barrier; default 1"},
+      {"pattern.KIND.distance", "integer", "shift, dim_shift: how far; default 1"},
+      {"pattern.KIND.dim", "x|y|z", "dim_shift: the grid dimension"},
+      {"pattern.KIND.grid", "list of 3 integers", "dim_shift, neighbor: the job's PEs as an X x Y x Z grid, x fastest"},
+      {"pattern.KIND.seed", "integer", "random_perm: the permutation's seed; default 1"},
+      {"pattern.KIND.window", "integer >= 1", "all_to_all: messages in flight per PE; default 1"},
+      {"pattern.KIND.target", "PE", "hot_spot: the PE everyone sends to; default 0"},
+      {"pattern.KIND.root", "PE", "broadcast, reduction: the tree's root; default 0"},
       {"steps[].op", "get|put|quiet|wait|barrier|compute", "the operation"},
       {"steps[].pe", "PE id or $var", "the PE that issues it (not for barrier: all PEs take part)"},
       {"steps[].from", "PE id or $var", "get: the PE whose memory is read (== pe: a local copy)"},

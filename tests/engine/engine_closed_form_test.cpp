@@ -42,12 +42,10 @@ TEST(Engine, SingleOperationsMatchClosedForm) {
   const core::MachineSpec m = test::small_machine();
   const core::CostModel cost(m, m.profiles[0]);
   // 0 -> 1 is one hop (x), 0 -> 9 is three hops (1,1,1), 0 -> 0 is local.
-  core::Workload w{"single",
-                   "",
-                   24,
-                   {op(OpKind::Get, 0, 0, 4000, "local"), op(OpKind::Get, 0, 1, 1e6, "get1hop"),
-                    op(OpKind::Get, 0, 9, 1e6, "get3hop"), op(OpKind::Put, 0, 1, 1e6, "put1hop"),
-                    op(OpKind::Put, 0, 9, 12345, "put3hop")}};
+  core::Workload w = test::workload("single", 24,
+                                    {op(OpKind::Get, 0, 0, 4000, "local"), op(OpKind::Get, 0, 1, 1e6, "get1hop"),
+                                     op(OpKind::Get, 0, 9, 1e6, "get3hop"), op(OpKind::Put, 0, 1, 1e6, "put1hop"),
+                                     op(OpKind::Put, 0, 9, 12345, "put3hop")});
   const auto r = engine::simulate(m, m.profiles[0], w);
   for (const auto& o : w.ops) expect_close(record(r, o.label, 0).duration(), cost.uncontended_time(o));
   EXPECT_EQ(cost.hops(0, 9), 3);
@@ -74,7 +72,8 @@ TEST(Engine, TwoFlowsShareALinkFairly) {
   m.network.wire_delay = 0;
   m.profiles[0].put_bandwidth = 1e12;  // not a cap here
   // Node 0 (0,0,0) -> node 12 (0,0,2) runs z+ through node 6; node 6 -> node 12 shares link n6.z+.
-  core::Workload w{"share", "", 24, {op(OpKind::Put, 0, 12, 1e6, "long"), op(OpKind::Put, 6, 12, 1e6, "short")}};
+  core::Workload w =
+      t3sim::test::workload("share", 24, {op(OpKind::Put, 0, 12, 1e6, "long"), op(OpKind::Put, 6, 12, 1e6, "short")});
   const auto r = engine::simulate(m, m.profiles[0], w);
   const double want = m.profiles[0].call_overhead + 1e6 / (m.network.link_bandwidth / 2);
   expect_close(record(r, "long", 0).duration(), want);
@@ -92,7 +91,8 @@ TEST(Engine, TwoPesOfANodeShareItsInterface) {
   m.profiles[0].get_bandwidth = 1e12;
   // PEs 0 and 1 (node 0) each get 1 MB from PEs 2 and 3 (node 1): requests share node 0's injection,
   // data shares node 1's injection and node 0's ejection.
-  core::Workload w{"nic", "", 4, {op(OpKind::Get, 0, 2, 1e6, "a"), op(OpKind::Get, 1, 3, 1e6, "b")}};
+  core::Workload w =
+      t3sim::test::workload("nic", 4, {op(OpKind::Get, 0, 2, 1e6, "a"), op(OpKind::Get, 1, 3, 1e6, "b")});
   const auto r = engine::simulate(m, m.profiles[0], w);
   const double want = m.profiles[0].call_overhead + 16 / 50e6 + 1e6 / 50e6;
   expect_close(record(r, "a", 0).duration(), want);
@@ -103,7 +103,7 @@ TEST(Engine, NonBlockingPutCompletesAtQuiet) {
   const core::MachineSpec m = test::small_machine();
   const core::CostModel cost(m, m.profiles[0]);
   core::Op quiet = op(OpKind::Quiet, 0, -1, 0, "quiet");
-  core::Workload w{"nb", "", 24, {op(OpKind::Put, 0, 9, 1e6, "put", false), quiet}};
+  core::Workload w = t3sim::test::workload("nb", 24, {op(OpKind::Put, 0, 9, 1e6, "put", false), quiet});
   const auto r = engine::simulate(m, m.profiles[0], w);
   expect_close(record(r, "put", 0).duration(), m.profiles[0].call_overhead);
   expect_close(record(r, "quiet", 0).end, cost.uncontended_time(op(OpKind::Put, 0, 9, 1e6, "put")));
@@ -116,7 +116,7 @@ TEST(Engine, BarrierWaitsForTheSlowestPe) {
   core::Op fast = op(OpKind::Compute, 1, -1, 0, "fast");
   fast.seconds = 1e-6;
   core::Op barrier = op(OpKind::Barrier, core::kAllPes, -1, 0, "sync");
-  core::Workload w{"barrier", "", 2, {slow, fast, barrier}};
+  core::Workload w = t3sim::test::workload("barrier", 2, {slow, fast, barrier});
   const auto r = engine::simulate(m, m.profiles[0], w);
   expect_close(record(r, "slow", 0).duration(), 5e-6);
   expect_close(record(r, "fast", 1).duration(), 1e-6);
@@ -132,7 +132,7 @@ TEST(Engine, SignalledPutWakesTheWaitingPe) {
   put.flag = "data";
   core::Op wait = op(OpKind::Wait, 9, -1, 0, "wait");
   wait.flag = "data";
-  core::Workload w{"signal", "", 24, {put, wait}};
+  core::Workload w = t3sim::test::workload("signal", 24, {put, wait});
   const auto r = engine::simulate(m, m.profiles[0], w);
   // The data arrives after call_overhead + latency + bytes/rate; the ack latency comes after that.
   const double arrival = m.profiles[0].call_overhead + cost.latency(0, 9) +
@@ -175,6 +175,11 @@ TEST_P(SwapProtocolAgrees, EngineEqualsReplay) {
     EXPECT_NEAR(sim.records[i].end, rep.records[i].end, kRel * rep.records[i].end) << i;
   }
   expect_close(sim.makespan, rep.makespan);
+  ASSERT_EQ(sim.transfers.size(), rep.transfers.size());
+  for (size_t i = 0; i < rep.transfers.size(); ++i) {
+    EXPECT_EQ(sim.transfers[i].src, rep.transfers[i].src) << i;
+    EXPECT_NEAR(sim.transfers[i].end, rep.transfers[i].end, kRel * rep.transfers[i].end) << i;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Protocols, SwapProtocolAgrees,

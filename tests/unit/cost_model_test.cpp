@@ -45,7 +45,7 @@ TEST(CostModel, ClosedFormsByHand) {
 TEST(UncontendedReplay, ChainsOperationsAndBarriers) {
   const MachineSpec m = t3sim::test::small_machine();
   const CostModel c(m, m.profiles.front());
-  Workload w{"w", "", 2, {make(OpKind::Get, 0, 1, 100), make(OpKind::Get, 0, 0, 100)}};
+  Workload w = t3sim::test::workload("w", 2, {make(OpKind::Get, 0, 1, 100), make(OpKind::Get, 0, 0, 100)});
   w.ops.push_back(make(OpKind::Barrier, kAllPes, -1, 0));
   const auto r = replay_uncontended(c, w);
   ASSERT_EQ(r.records.size(), 4u);  // PE 0: get, get, barrier; PE 1: barrier
@@ -58,5 +58,6 @@ TEST(UncontendedReplay, UnmatchedWaitIsADeadlock) {
   const MachineSpec m = t3sim::test::small_machine();
   Op wait = make(OpKind::Wait, 0, -1, 0);
   wait.flag = "never";
-  EXPECT_THROW(replay_uncontended(CostModel(m, m.profiles.front()), Workload{"w", "", 1, {wait}}), std::runtime_error);
+  EXPECT_THROW(replay_uncontended(CostModel(m, m.profiles.front()), t3sim::test::workload("w", 1, {wait})),
+               std::runtime_error);
 }

@@ -12,7 +12,7 @@ using namespace t3sim;
 namespace {
 
 core::Workload sweep() {
-  core::Workload w{"sweep", "", 2, {}};
+  core::Workload w = t3sim::test::workload("sweep", 2, {});
   int it = 0;
   for (double b : {80.0, 800.0, 8000.0, 80000.0, 800000.0}) {
     for (int peer : {0, 1}) {

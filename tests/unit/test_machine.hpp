@@ -1,6 +1,10 @@
 // A small machine built in code for tests: 2 x 3 x 4 torus, 1 PE per node, round numbers.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "sim/core/machine_spec.hpp"
+#include "sim/core/workload.hpp"
 
 namespace t3sim::test {
 
@@ -21,6 +25,14 @@ inline core::MachineSpec small_machine() {
   m.profiles.push_back(p);
   m.default_profile = "base";
   return m;
+}
+
+inline core::Workload workload(const std::string& name, int pes, std::vector<core::Op> ops) {
+  core::Workload w;
+  w.name = name;
+  w.pes = pes;
+  w.ops = std::move(ops);
+  return w;
 }
 
 }  // namespace t3sim::test

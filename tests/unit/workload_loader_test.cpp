@@ -72,6 +72,12 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"swap_pattern_and_steps", "steps: give exactly one of 'steps' or 'pattern'"},
         RejectionCase{"swap_without_sizes", "sizes: a pattern needs a 'sizes' list"},
         RejectionCase{"swap_iterations_zero", "pattern.swap.iterations: must be between 1 and 1000"},
+        RejectionCase{"pattern_unknown", "pattern.neighbour: unknown pattern; did you mean 'neighbor'"},
+        RejectionCase{"pattern_two_kinds", "pattern: must name exactly one pattern"},
+        RejectionCase{"pattern_grid_mismatch", "pattern.dim_shift: grid 4x4x1 does not hold exactly 8 PEs"},
+        RejectionCase{"pattern_dim_unknown", "pattern.dim_shift.dim: must be x, y or z \\(got 'w'\\)"},
+        RejectionCase{"pattern_transpose_not_square", "pattern.transpose: transpose needs a square number of PEs"},
+        RejectionCase{"swap_pairing_bad", "pattern.swap.pairing: K must be between 1 and pes-1 \\(got 'xor:9'\\)"},
         RejectionCase{"missing_name", "name: required key is missing"}),
     t3sim::test::rule_name);
 

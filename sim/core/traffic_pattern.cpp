@@ -1,0 +1,231 @@
+#include "sim/core/traffic_pattern.hpp"
+
+#include <random>
+
+namespace t3sim::core {
+namespace {
+
+struct Named {
+  PatternKind kind;
+  const char* name;
+};
+constexpr Named kKinds[] = {{PatternKind::Shift, "shift"},
+                            {PatternKind::DimShift, "dim_shift"},
+                            {PatternKind::Neighbor, "neighbor"},
+                            {PatternKind::Transpose, "transpose"},
+                            {PatternKind::BitComplement, "bit_complement"},
+                            {PatternKind::RandomPerm, "random_perm"},
+                            {PatternKind::AllToAll, "all_to_all"},
+                            {PatternKind::HotSpot, "hot_spot"},
+                            {PatternKind::Broadcast, "broadcast"},
+                            {PatternKind::Reduction, "reduction"}};
+
+bool uses_grid(PatternKind k) { return k == PatternKind::DimShift || k == PatternKind::Neighbor; }
+
+int isqrt(int n) {
+  int r = 0;
+  while ((r + 1) * (r + 1) <= n) ++r;
+  return r;
+}
+
+Coord grid_coord(const Coord& g, int p) { return {p % g[0], (p / g[0]) % g[1], p / (g[0] * g[1])}; }
+int grid_id(const Coord& g, const Coord& c) { return c[0] + g[0] * (c[1] + g[1] * c[2]); }
+
+Op make(OpKind kind, int pe, int peer, double bytes, const std::string& flag, int size_index) {
+  Op op;
+  op.kind = kind;
+  op.pe = pe;
+  op.peer = peer;
+  op.bytes = bytes;
+  op.flag = flag;
+  op.complete = false;
+  op.label = kExchangeLabel;
+  op.iteration = size_index;
+  return op;
+}
+
+// Seeded permutation, the same on every platform (see job_placement.cpp for the method).
+std::vector<int> permutation(int n, uint64_t seed) {
+  std::vector<int> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
+  std::mt19937_64 rng(seed);
+  for (size_t i = v.size() - 1; i > 0; --i) {
+    const uint64_t range = i + 1;
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % range;
+    uint64_t r = rng();
+    while (r >= limit) r = rng();
+    std::swap(v[i], v[static_cast<size_t>(r % range)]);
+  }
+  return v;
+}
+
+void append_exchange(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
+  const auto dests = pattern_destinations(spec, pes);
+  std::vector<int> incoming(static_cast<size_t>(pes), 0);
+  for (const auto& list : dests)
+    for (int d : list) ++incoming[static_cast<size_t>(d)];
+  for (int p = 0; p < pes; ++p) {
+    const auto& list = dests[static_cast<size_t>(p)];
+    const size_t window = spec.kind == PatternKind::AllToAll ? static_cast<size_t>(spec.window) : list.size();
+    for (size_t i = 0; i < list.size(); ++i) {
+      ops.push_back(make(OpKind::Put, p, list[i], bytes, "msg", size_index));
+      if (window > 0 && (i + 1) % window == 0 && i + 1 < list.size())
+        ops.push_back(make(OpKind::Quiet, p, -1, 0, "", size_index));
+    }
+    for (int k = 0; k < incoming[static_cast<size_t>(p)]; ++k)
+      ops.push_back(make(OpKind::Wait, p, -1, 0, "msg", size_index));
+    ops.push_back(make(OpKind::Quiet, p, -1, 0, "", size_index));
+  }
+}
+
+// Binomial tree over ranks r = (p - root) mod N: parent of r > 0 is r with its highest bit cleared.
+void append_tree(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
+  auto pe_of = [&](int rank) { return (rank + spec.root) % pes; };
+  for (int rank = 0; rank < pes; ++rank) {
+    const int p = pe_of(rank);
+    int high = 1;
+    while (high <= rank) high <<= 1;  // first power of two above rank: children are rank + 2^k for 2^k >= high
+    std::vector<int> children;
+    for (int k = rank == 0 ? 1 : high; rank + k < pes; k <<= 1) children.push_back(rank + k);
+    const bool has_parent = rank > 0;
+    const int parent = rank - (high >> 1);
+    if (spec.kind == PatternKind::Broadcast) {
+      if (has_parent) ops.push_back(make(OpKind::Wait, p, -1, 0, "tree", size_index));
+      for (int c : children) ops.push_back(make(OpKind::Put, p, pe_of(c), bytes, "tree", size_index));
+    } else {
+      for (size_t i = 0; i < children.size(); ++i) ops.push_back(make(OpKind::Wait, p, -1, 0, "tree", size_index));
+      if (has_parent) ops.push_back(make(OpKind::Put, p, pe_of(parent), bytes, "tree", size_index));
+    }
+    ops.push_back(make(OpKind::Quiet, p, -1, 0, "", size_index));
+  }
+}
+
+}  // namespace
+
+const char* pattern_kind_name(PatternKind k) {
+  for (const auto& n : kKinds)
+    if (n.kind == k) return n.name;
+  return "?";
+}
+
+const std::vector<std::string>& pattern_kind_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& n : kKinds) v.emplace_back(n.name);
+    return v;
+  }();
+  return names;
+}
+
+bool parse_pattern_kind(const std::string& name, PatternKind* out) {
+  for (const auto& n : kKinds)
+    if (name == n.name) {
+      *out = n.kind;
+      return true;
+    }
+  return false;
+}
+
+std::string pattern_problem(const PatternSpec& spec, int pes) {
+  if (pes < 2) return "a pattern needs at least 2 PEs";
+  if (spec.repetitions < 1) return "repetitions must be >= 1";
+  if (uses_grid(spec.kind) && spec.grid[0] * spec.grid[1] * spec.grid[2] != pes)
+    return "grid " + std::to_string(spec.grid[0]) + "x" + std::to_string(spec.grid[1]) + "x" +
+           std::to_string(spec.grid[2]) + " does not hold exactly " + std::to_string(pes) + " PEs";
+  switch (spec.kind) {
+    case PatternKind::Shift:
+      if (spec.distance % pes == 0) return "a shift by a multiple of the PE count sends to itself";
+      break;
+    case PatternKind::DimShift:
+      if (spec.grid[spec.dim] < 2 || spec.distance % spec.grid[spec.dim] == 0)
+        return "the shift along that dimension sends every PE to itself";
+      break;
+    case PatternKind::Transpose:
+      if (isqrt(pes) * isqrt(pes) != pes) return "transpose needs a square number of PEs";
+      break;
+    case PatternKind::BitComplement:
+      if ((pes & (pes - 1)) != 0) return "bit_complement needs a power-of-two number of PEs";
+      break;
+    case PatternKind::AllToAll:
+      if (spec.window < 1) return "window must be >= 1";
+      break;
+    case PatternKind::HotSpot:
+      if (spec.target < 0 || spec.target >= pes) return "target is not a PE of the job";
+      break;
+    case PatternKind::Broadcast:
+    case PatternKind::Reduction:
+      if (spec.root < 0 || spec.root >= pes) return "root is not a PE of the job";
+      break;
+    default:
+      break;
+  }
+  return "";
+}
+
+std::vector<std::vector<int>> pattern_destinations(const PatternSpec& spec, int pes) {
+  std::vector<std::vector<int>> d(static_cast<size_t>(pes));
+  const Coord& g = spec.grid;
+  const auto perm = spec.kind == PatternKind::RandomPerm ? permutation(pes, spec.seed) : std::vector<int>{};
+  const int r = isqrt(pes);
+  for (int p = 0; p < pes; ++p) {
+    auto& out = d[static_cast<size_t>(p)];
+    switch (spec.kind) {
+      case PatternKind::Shift:
+        out.push_back(((p + spec.distance) % pes + pes) % pes);
+        break;
+      case PatternKind::DimShift: {
+        Coord c = grid_coord(g, p);
+        const int k = g[spec.dim];
+        c[spec.dim] = ((c[spec.dim] + spec.distance) % k + k) % k;
+        out.push_back(grid_id(g, c));
+        break;
+      }
+      case PatternKind::Neighbor:
+        for (int dim = 0; dim < 3; ++dim) {
+          if (g[dim] < 2) continue;
+          for (int step : {1, -1}) {
+            Coord c = grid_coord(g, p);
+            c[dim] = (c[dim] + step + g[dim]) % g[dim];
+            out.push_back(grid_id(g, c));
+          }
+        }
+        break;
+      case PatternKind::Transpose:
+        if (p / r != p % r) out.push_back((p % r) * r + p / r);
+        break;
+      case PatternKind::BitComplement:
+        out.push_back(pes - 1 - p);
+        break;
+      case PatternKind::RandomPerm:
+        if (perm[static_cast<size_t>(p)] != p) out.push_back(perm[static_cast<size_t>(p)]);
+        break;
+      case PatternKind::AllToAll:
+        for (int k = 1; k < pes; ++k) out.push_back((p + k) % pes);
+        break;
+      case PatternKind::HotSpot:
+        if (p != spec.target) out.push_back(spec.target);
+        break;
+      case PatternKind::Broadcast:
+      case PatternKind::Reduction:
+        break;
+    }
+  }
+  return d;
+}
+
+void append_pattern_measurement(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
+  for (int rep = 0; rep < spec.repetitions; ++rep) {
+    Op barrier;
+    barrier.kind = OpKind::Barrier;
+    barrier.pe = kAllPes;
+    barrier.label = "sync";
+    barrier.iteration = size_index;
+    ops.push_back(barrier);
+    if (spec.kind == PatternKind::Broadcast || spec.kind == PatternKind::Reduction)
+      append_tree(ops, spec, pes, bytes, size_index);
+    else
+      append_exchange(ops, spec, pes, bytes, size_index);
+  }
+}
+
+}  // namespace t3sim::core

@@ -1,0 +1,66 @@
+// Synthetic traffic patterns over a job's PEs, for what-if studies. Each pattern gives every PE the
+// list of PEs it sends one message to per repetition; an exchange is: every PE puts its messages
+// (non-blocking, each signalling "msg" at its target), waits for every message addressed to it, then
+// quiets. Grid patterns see the job's PEs as a logical X x Y x Z grid, x fastest (`grid`).
+//
+//   shift          p -> (p + distance) mod N
+//   dim_shift      along one grid dimension: x -> (x + distance) mod X (a "tornado" with distance ceil(X/2)-1)
+//   neighbor       3D halo: each PE to its 6 grid neighbours (+-x, +-y, +-z; a dimension of size 1 is skipped)
+//   transpose      N = r*r: p = i*r + j -> j*r + i (the diagonal sends nothing)
+//   bit_complement N a power of two: p -> (N-1) - p
+//   random_perm    a seeded random permutation (fixed points send nothing)
+//   all_to_all     p -> p+1, p+2, ... p+N-1 (mod N), at most `window` messages in flight per PE
+//   hot_spot       every PE but the target -> target
+//   broadcast      binomial tree from `root`: round k, PEs with rank < 2^k send to rank + 2^k (after receiving)
+//   reduction      the broadcast's tree reversed: leaves first, each PE sends once it has heard from its children
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/torus.hpp"
+#include "sim/core/workload.hpp"
+
+namespace t3sim::core {
+
+enum class PatternKind {
+  Shift,
+  DimShift,
+  Neighbor,
+  Transpose,
+  BitComplement,
+  RandomPerm,
+  AllToAll,
+  HotSpot,
+  Broadcast,
+  Reduction
+};
+
+struct PatternSpec {
+  PatternKind kind = PatternKind::Shift;
+  int distance = 1;     // shift, dim_shift
+  int dim = 0;          // dim_shift: 0, 1, 2 for x, y, z
+  Coord grid{0, 0, 0};  // grid patterns; product must equal the job's PEs
+  uint64_t seed = 1;    // random_perm
+  int window = 1;       // all_to_all
+  int target = 0;       // hot_spot
+  int root = 0;         // broadcast, reduction
+  int repetitions = 1;
+};
+
+const char* pattern_kind_name(PatternKind k);
+const std::vector<std::string>& pattern_kind_names();
+bool parse_pattern_kind(const std::string& name, PatternKind* out);
+
+// Checks the spec against a job of `pes` PEs; returns "" or what is wrong.
+std::string pattern_problem(const PatternSpec& spec, int pes);
+
+// Destinations of every PE for the exchange patterns (not broadcast or reduction), in send order.
+std::vector<std::vector<int>> pattern_destinations(const PatternSpec& spec, int pes);
+
+constexpr const char* kExchangeLabel = "exchange";
+
+// Appends one measurement of `bytes`: per repetition a barrier, then the exchange (or tree).
+void append_pattern_measurement(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index);
+
+}  // namespace t3sim::core

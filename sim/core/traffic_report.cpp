@@ -1,0 +1,127 @@
+#include "sim/core/traffic_report.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "sim/core/router.hpp"
+
+namespace t3sim::core {
+
+Distribution distribution_of(std::vector<double> v) {
+  Distribution d;
+  if (v.empty()) return d;
+  std::sort(v.begin(), v.end());
+  d.n = static_cast<int>(v.size());
+  d.min = v.front();
+  d.max = v.back();
+  const size_t m = v.size() / 2;
+  d.median = v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+  d.mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  return d;
+}
+
+TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement, const RunResult& run,
+                             const std::string& label) {
+  TrafficReport rep;
+  rep.makespan = run.makespan;
+  const Torus torus = m.torus();
+  const Router router = m.router();
+
+  // Per measurement: spans per PE, bytes sent per PE, pair bandwidths.
+  struct PeSpan {
+    double start = 1e300, end = -1e300;
+  };
+  std::map<int, std::map<int, PeSpan>> spans;  // iteration -> pe -> span
+  std::map<int, double> size_of;
+  for (const auto& r : run.records) {
+    if (r.label != label) continue;
+    PeSpan& s = spans[r.iteration][r.pe];
+    s.start = std::min(s.start, r.start);
+    s.end = std::max(s.end, r.end);
+    size_of[r.iteration] = std::max(size_of[r.iteration], r.bytes);
+  }
+  std::map<int, std::map<int, double>> sent;  // iteration -> pe -> bytes
+  std::map<int, std::vector<double>> pairs;
+  std::map<std::string, LinkLoad> loads;
+  auto load = [&](const std::string& name, int dim, bool plus, double bytes, double bw) {
+    LinkLoad& l = loads[name];
+    l.name = name;
+    l.dim = dim;
+    l.plus = plus;
+    l.bytes += bytes;
+    l.utilisation += run.makespan > 0 ? bytes / (bw * run.makespan) : 0;
+  };
+  const int kdim = [&] {
+    int best = -1;
+    for (int d = 0; d < 3; ++d)
+      if (torus.dims()[d] >= 2 && (best < 0 || torus.dims()[d] > torus.dims()[best])) best = d;
+    return best;
+  }();
+  auto crosses_bisection = [&](const Hop& h) {
+    if (kdim < 0 || Torus::link_dim(h.link) != kdim) return false;
+    const int k = torus.dims()[kdim];
+    const int c = torus.coord(h.from_node)[kdim];
+    const bool plus = Torus::link_dir(h.link) == Direction::Plus;
+    return plus ? (c == k / 2 - 1 || c == k - 1) : (c == k / 2 || c == 0);
+  };
+  for (const auto& t : run.transfers) {
+    sent[t.iteration][t.src] += t.bytes;
+    if (t.end > t.start) pairs[t.iteration].push_back(t.bytes / (t.end - t.start));
+    const int a = placement.node_of(t.src), b = placement.node_of(t.dst);
+    load("inject.n" + std::to_string(a), -1, true, t.bytes, m.network.nic_injection_bandwidth);
+    load("eject.n" + std::to_string(b), -1, false, t.bytes, m.network.nic_ejection_bandwidth);
+    for (const Hop& h : router.route(a, b)) {
+      load(Torus::link_name(h.link), Torus::link_dim(h.link), Torus::link_dir(h.link) == Direction::Plus, t.bytes,
+           m.network.link_bandwidth);
+      if (crosses_bisection(h)) rep.bisection_bytes += t.bytes;
+    }
+  }
+  for (const auto& [it, per_pe] : spans) {
+    SizeReport s;
+    s.bytes = size_of[it];
+    double first = 1e300, last = -1e300;
+    std::vector<double> bw;
+    for (const auto& [pe, span] : per_pe) {
+      first = std::min(first, span.start);
+      last = std::max(last, span.end);
+      const double bytes = sent[it][pe];
+      if (bytes > 0 && span.end > span.start) bw.push_back(bytes / (span.end - span.start));
+    }
+    s.span = last - first;
+    s.pe_bandwidth = distribution_of(bw);
+    s.pair_bandwidth = distribution_of(pairs[it]);
+    rep.sizes.push_back(s);
+  }
+
+  for (auto& [name, l] : loads) rep.links.push_back(l);
+  std::sort(rep.links.begin(), rep.links.end(), [](const LinkLoad& a, const LinkLoad& b) {
+    return a.utilisation != b.utilisation ? a.utilisation > b.utilisation : a.name < b.name;
+  });
+  for (int d = 0; d < 3; ++d) {
+    if (!torus.has_links(d)) continue;
+    for (bool plus : {true, false}) {
+      DimensionLoad dl;
+      dl.dim = d;
+      dl.plus = plus;
+      dl.links = torus.node_count();
+      double sum = 0;
+      for (const auto& l : rep.links)
+        if (l.dim == d && l.plus == plus) {
+          sum += l.utilisation;
+          dl.max_utilisation = std::max(dl.max_utilisation, l.utilisation);
+        }
+      dl.mean_utilisation = sum / dl.links;
+      rep.dimensions.push_back(dl);
+    }
+  }
+  if (kdim >= 0) {
+    rep.bisection_dim = kdim;
+    const int plane = torus.node_count() / torus.dims()[kdim];
+    rep.bisection_bandwidth = 4.0 * plane * m.network.link_bandwidth;  // two cuts, both directions
+    if (run.makespan > 0) rep.bisection_utilisation = rep.bisection_bytes / (rep.bisection_bandwidth * run.makespan);
+  }
+  return rep;
+}
+
+}  // namespace t3sim::core

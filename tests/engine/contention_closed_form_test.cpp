@@ -1,0 +1,118 @@
+// Contention against closed forms on k-ary 3-cubes with dimension-order routing (the what-if issue's
+// correctness list). One flow per PE, all starting together; zero overheads and latencies, so each
+// PE's exchange time is bytes / (its share of the bottleneck).
+#include <gtest/gtest.h>
+
+#include "../unit/test_machine.hpp"
+#include "sim/core/job_placement.hpp"
+#include "sim/core/traffic_pattern.hpp"
+#include "sim/core/traffic_report.hpp"
+#include "sim/engine/simulation.hpp"
+
+using namespace t3sim;
+
+namespace {
+
+constexpr double kLink = 100e6;
+constexpr double kBytes = 1e6;
+
+core::MachineSpec cube(int k, int pes_per_node, core::TieRule tie) {
+  core::MachineSpec m = test::small_machine();
+  m.dims = {k, k, k};
+  m.tie_rule = tie;
+  m.node.pes_per_node = pes_per_node;
+  m.network = {kLink, 0, 0, 1e15, 1e15, 16};
+  auto& p = m.profiles[0];
+  p.call_overhead = 0;
+  p.local_overhead = 0;
+  p.put_bandwidth = 1e15;
+  p.get_bandwidth = 1e15;
+  p.barrier_latency = 0;
+  return m;
+}
+
+struct Outcome {
+  core::RunResult run;
+  core::TrafficReport report;
+};
+
+Outcome run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
+  const int pes = m.pe_count();
+  core::Workload w = test::workload("pattern", pes, {});
+  core::append_pattern_measurement(w.ops, spec, pes, kBytes, 0);
+  const auto placement = core::JobPlacement::contiguous(m, pes);
+  Outcome o{engine::simulate(m, m.profiles[0], w, placement), {}};
+  o.report = core::traffic_report(m, placement, o.run, core::kExchangeLabel);
+  return o;
+}
+
+core::PatternSpec x_shift(int distance, const core::Coord& grid) {
+  core::PatternSpec s;
+  s.kind = core::PatternKind::DimShift;
+  s.dim = 0;
+  s.distance = distance;
+  s.grid = grid;
+  return s;
+}
+
+void expect_every_pe_at(const Outcome& o, double rate) {
+  ASSERT_EQ(o.report.sizes.size(), 1u);
+  const auto& d = o.report.sizes[0].pe_bandwidth;
+  EXPECT_NEAR(d.min / rate, 1.0, 0.01) << "min " << d.min;
+  EXPECT_NEAR(d.max / rate, 1.0, 0.01) << "max " << d.max;
+}
+
+double utilisation(const Outcome& o, int dim, bool plus) {
+  for (const auto& d : o.report.dimensions)
+    if (d.dim == dim && d.plus == plus) return d.max_utilisation;
+  return -1;
+}
+
+}  // namespace
+
+TEST(Contention, NearestNeighbourGetsTheFullLink) {
+  const auto o = run_pattern(cube(8, 1, core::TieRule::Plus), x_shift(1, {8, 8, 8}));
+  expect_every_pe_at(o, kLink);
+}
+
+TEST(Contention, TornadoGetsOneOverHalfRingMinusOne) {
+  // Shift by k/2 - 1 = 3 on a ring of 8: every x+ link carries 3 flows.
+  const auto o = run_pattern(cube(8, 1, core::TieRule::Plus), x_shift(3, {8, 8, 8}));
+  expect_every_pe_at(o, kLink / 3);
+}
+
+TEST(Contention, HalfRingShiftFollowsTheTieRulePlus) {
+  const auto o = run_pattern(cube(8, 1, core::TieRule::Plus), x_shift(4, {8, 8, 8}));
+  expect_every_pe_at(o, kLink / 4);
+  EXPECT_GT(utilisation(o, 0, true), 0.99);
+  EXPECT_EQ(utilisation(o, 0, false), 0.0);
+}
+
+TEST(Contention, HalfRingShiftFollowsTheTieRuleMinus) {
+  const auto o = run_pattern(cube(8, 1, core::TieRule::Minus), x_shift(4, {8, 8, 8}));
+  expect_every_pe_at(o, kLink / 4);
+  EXPECT_EQ(utilisation(o, 0, true), 0.0);
+  EXPECT_GT(utilisation(o, 0, false), 0.99);
+}
+
+TEST(Contention, TwoPesOfANodeShareItsInterface) {
+  // T3D-like: 2 PEs per node, the interface (100 MB/s) slower than the links; each PE sends to the
+  // same slot of the next node in x, so both flows of a node share its injection link.
+  core::MachineSpec m = cube(4, 2, core::TieRule::Plus);
+  m.network.link_bandwidth = 1e15;
+  m.network.nic_injection_bandwidth = kLink;
+  m.network.nic_ejection_bandwidth = kLink;
+  const auto o = run_pattern(m, x_shift(2, {8, 4, 4}));
+  expect_every_pe_at(o, kLink / 2);
+}
+
+TEST(Contention, AllToAllRespectsTheBisectionBound) {
+  core::PatternSpec s;
+  s.kind = core::PatternKind::AllToAll;
+  s.window = 4;
+  const auto o = run_pattern(cube(4, 1, core::TieRule::Plus), s);
+  const double bound = o.report.bisection_bytes / o.report.bisection_bandwidth;
+  EXPECT_GT(o.report.bisection_bytes, 0);
+  EXPECT_GE(o.run.makespan, bound * (1 - 1e-9));
+  EXPECT_LE(o.report.bisection_utilisation, 1.0 + 1e-9);
+}

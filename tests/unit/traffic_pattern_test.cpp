@@ -1,0 +1,76 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "sim/core/traffic_pattern.hpp"
+#include "sim/core/uncontended_replay.hpp"
+#include "test_machine.hpp"
+
+using namespace t3sim::core;
+
+namespace {
+PatternSpec spec(PatternKind kind) {
+  PatternSpec s;
+  s.kind = kind;
+  return s;
+}
+}  // namespace
+
+TEST(TrafficPattern, DestinationsOfEachKind) {
+  auto s = spec(PatternKind::Shift);
+  s.distance = 3;
+  EXPECT_EQ(pattern_destinations(s, 8)[6], std::vector<int>{1});
+  s = spec(PatternKind::DimShift);
+  s.grid = {4, 2, 1};
+  s.dim = 1;
+  EXPECT_EQ(pattern_destinations(s, 8)[1], std::vector<int>{5});
+  s = spec(PatternKind::Neighbor);
+  s.grid = {4, 2, 1};
+  EXPECT_EQ(pattern_destinations(s, 8)[0], (std::vector<int>{1, 3, 4, 4}));  // y ring of 2: both ways to 4
+  EXPECT_EQ(pattern_destinations(spec(PatternKind::Transpose), 9)[1], std::vector<int>{3});
+  EXPECT_TRUE(pattern_destinations(spec(PatternKind::Transpose), 9)[4].empty());
+  EXPECT_EQ(pattern_destinations(spec(PatternKind::BitComplement), 8)[2], std::vector<int>{5});
+  EXPECT_EQ(pattern_destinations(spec(PatternKind::AllToAll), 4)[1], (std::vector<int>{2, 3, 0}));
+  s = spec(PatternKind::HotSpot);
+  s.target = 2;
+  EXPECT_EQ(pattern_destinations(s, 4)[0], std::vector<int>{2});
+  EXPECT_TRUE(pattern_destinations(s, 4)[2].empty());
+}
+
+TEST(TrafficPattern, RandomPermutationIsSeededAndAPermutation) {
+  auto s = spec(PatternKind::RandomPerm);
+  s.seed = 5;
+  const auto a = pattern_destinations(s, 64), b = pattern_destinations(s, 64);
+  EXPECT_EQ(a, b);
+  std::set<int> targets;
+  for (const auto& l : a) targets.insert(l.begin(), l.end());
+  size_t senders = 0;
+  for (const auto& l : a) senders += l.size();
+  EXPECT_EQ(targets.size(), senders);  // nobody receives twice
+}
+
+TEST(TrafficPattern, ProblemsAreNamed) {
+  EXPECT_NE(pattern_problem(spec(PatternKind::Transpose), 8), "");
+  EXPECT_NE(pattern_problem(spec(PatternKind::BitComplement), 6), "");
+  auto s = spec(PatternKind::Shift);
+  s.distance = 8;
+  EXPECT_NE(pattern_problem(s, 8), "");
+  s = spec(PatternKind::Neighbor);
+  s.grid = {2, 2, 2};
+  EXPECT_NE(pattern_problem(s, 9), "");
+  EXPECT_EQ(pattern_problem(s, 8), "");
+}
+
+TEST(TrafficPattern, BroadcastAndReductionTreesFinish) {
+  const MachineSpec m = t3sim::test::small_machine();
+  for (PatternKind k : {PatternKind::Broadcast, PatternKind::Reduction}) {
+    auto s = spec(k);
+    s.root = 3;
+    Workload w = t3sim::test::workload("tree", 11, {});
+    append_pattern_measurement(w.ops, s, 11, 1000, 0);
+    const auto r = replay_uncontended(CostModel(m, m.profiles.front()), w);
+    EXPECT_EQ(r.transfers.size(), 10u);  // a tree of 11 PEs has 10 edges
+    // A binomial tree of 11 PEs is 3 levels deep (rank 7 = 0b111): at least 3 message times.
+    EXPECT_GT(r.makespan, 3 * 1000 / 80e6);
+  }
+}
