@@ -102,6 +102,19 @@ void append_tree(std::vector<Op>& ops, const PatternSpec& spec, int pes, double 
 
 }  // namespace
 
+Coord balanced_grid(int pes) {
+  Coord best{1, 1, pes};
+  for (int x = 1; x * x * x <= pes; ++x) {
+    if (pes % x) continue;
+    for (int y = x; x * y * y <= pes; ++y) {
+      if ((pes / x) % y) continue;
+      const int z = pes / x / y;
+      if (z - x < best[2] - best[0]) best = {x, y, z};
+    }
+  }
+  return best;
+}
+
 const char* pattern_kind_name(PatternKind k) {
   for (const auto& n : kKinds)
     if (n.kind == k) return n.name;

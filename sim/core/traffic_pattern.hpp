@@ -52,6 +52,10 @@ const char* pattern_kind_name(PatternKind k);
 const std::vector<std::string>& pattern_kind_names();
 bool parse_pattern_kind(const std::string& name, PatternKind* out);
 
+// The most cubic X x Y x Z grid of exactly `pes` PEs (X <= Y <= Z, smallest Z - X): the default grid
+// of grid patterns, so a pattern scales with --pes (512 -> 8x8x8, 532 -> 4x7x19, 128 -> 4x4x8).
+Coord balanced_grid(int pes);
+
 // Checks the spec against a job of `pes` PEs; returns "" or what is wrong.
 std::string pattern_problem(const PatternSpec& spec, int pes);
 

@@ -53,11 +53,15 @@ core::PatternSpec read_traffic_pattern(const std::string& kind, const YAML::Node
       break;
   }
   if (spec.kind == core::PatternKind::DimShift || spec.kind == core::PatternKind::Neighbor) {
-    const std::string key = m.child_path("grid");
-    const YAML::Node g = sequence_value(m.required("grid"), ctx.file, key);
-    if (g.size() != 3) throw InputError(pos_of(ctx.file, g), key, "must list 3 sizes (x, y, z)");
-    for (size_t i = 0; i < 3; ++i)
-      spec.grid[i] = static_cast<int>(resolve_int(g[i], ctx, key + "[" + std::to_string(i) + "]", 1, 1000000));
+    if (auto gn = m.optional("grid")) {
+      const std::string key = m.child_path("grid");
+      const YAML::Node g = sequence_value(*gn, ctx.file, key);
+      if (g.size() != 3) throw InputError(pos_of(ctx.file, g), key, "must list 3 sizes (x, y, z)");
+      for (size_t i = 0; i < 3; ++i)
+        spec.grid[i] = static_cast<int>(resolve_int(g[i], ctx, key + "[" + std::to_string(i) + "]", 1, 1000000));
+    } else {
+      spec.grid = core::balanced_grid(ctx.pes);
+    }
   }
   m.finish();
   const std::string problem = core::pattern_problem(spec, ctx.pes);

@@ -74,3 +74,10 @@ TEST(TrafficPattern, BroadcastAndReductionTreesFinish) {
     EXPECT_GT(r.makespan, 3 * 1000 / 80e6);
   }
 }
+
+TEST(TrafficPattern, BalancedGridIsTheMostCubic) {
+  EXPECT_EQ(balanced_grid(512), (Coord{8, 8, 8}));
+  EXPECT_EQ(balanced_grid(532), (Coord{4, 7, 19}));
+  EXPECT_EQ(balanced_grid(128), (Coord{4, 4, 8}));
+  EXPECT_EQ(balanced_grid(7), (Coord{1, 1, 7}));
+}
