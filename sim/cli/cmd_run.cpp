@@ -18,7 +18,7 @@ namespace t3sim::cli {
 
 int cmd_run(const RunArgs& a) {
   const core::MachineSpec machine = io::load_machine(a.machine);
-  const io::LoadedWorkload loaded = io::load_workload(a.workload, a.variables, a.pes);
+  const io::LoadedWorkload loaded = io::load_workload(a.workload, a.variables, a.pes, a.size);
   io::check_fits_machine(loaded, machine.pe_count(), machine.name);
   std::optional<core::JobPlacement> placement;
   try {
@@ -48,7 +48,10 @@ int cmd_run(const RunArgs& a) {
       io::write_file_atomically(stem + ".transfers.csv", io::transfers_csv(result));
     }
   }
-  if (a.json)
+  if (a.summary) {
+    if (!traffic) throw io::InputError({a.workload, 0, 0}, "pattern", "--summary needs a pattern workload");
+    std::cout << io::traffic_summary_line(result, *traffic) << "\n";
+  } else if (a.json)
     std::cout << io::results_json(result);
   else
     std::cout << io::results_table(result) << (traffic ? io::traffic_summary(*traffic) : "");

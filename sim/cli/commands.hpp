@@ -13,7 +13,9 @@ struct RunArgs {
   std::string out_dir;
   bool json = false;
   std::map<std::string, std::string> variables;
-  int pes = 0;  // job size; 0: the workload's
+  int pes = 0;           // job size; 0: the workload's
+  double size = 0;       // one message size instead of the workload's sizes; 0: theirs
+  bool summary = false;  // print one JSON line of the traffic report (for sweeps)
   std::string placement = "contiguous";
 };
 int cmd_run(const RunArgs& a);
@@ -36,6 +38,12 @@ struct CalibrateArgs {
   bool check = false;  // refit and compare with the file; exit 1 on a difference
 };
 int cmd_calibrate(const CalibrateArgs& a);
+
+struct SweepArgs {
+  std::string spec;
+  std::string out_dir;  // default: sweep-NAME
+};
+int cmd_sweep(const SweepArgs& a);
 
 // The cases file used when --cases is not given: validation/cases.yaml of the source tree.
 std::string default_cases_path();

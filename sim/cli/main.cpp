@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/core/units.hpp"
 #include "sim/io/input_error.hpp"
 
 namespace t3sim::cli {
@@ -30,6 +31,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--pes", run.pes, "job size in PEs (default: the workload's pes)")->check(CLI::PositiveNumber);
   run_cmd->add_option("--placement", run.placement, "contiguous | block | random:SEED | list:P0,P1,...")
       ->capture_default_str();
+  std::string size_text;
+  run_cmd->add_option("--size", size_text, "one message size (e.g. 64KiB) instead of the workload's sizes");
+  run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line");
 
   std::string route_machine;
   int route_src = 0, route_dst = 0;
@@ -57,6 +61,11 @@ int main(int argc, char** argv) {
   cal_cmd->add_flag("--dry-run", cal.dry_run, "print the fit, write nothing");
   cal_cmd->add_flag("--check", cal.check, "refit and exit 1 if the machine file's values differ");
 
+  SweepArgs sweep;
+  auto* sweep_cmd = app.add_subcommand("sweep", "Run a what-if study: machines x PEs x placements x workloads x sizes");
+  sweep_cmd->add_option("SPEC", sweep.spec, "sweep file (YAML)")->required();
+  sweep_cmd->add_option("--out", sweep.out_dir, "results folder (default: sweep-NAME); rerun to resume");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,12 +83,22 @@ int main(int argc, char** argv) {
         }
         run.variables[s.substr(0, eq)] = s.substr(eq + 1);
       }
+      if (!size_text.empty()) {
+        std::string why;
+        const auto v = t3sim::core::parse_quantity(size_text, t3sim::core::Quantity::Size, &why);
+        if (!v || *v < 1) {
+          std::cerr << "t3sim run: --size: " << (v ? "must be at least 1B" : why) << " (got '" << size_text << "')\n";
+          return 2;
+        }
+        run.size = *v;
+      }
       return cmd_run(run);
     }
     if (*route_cmd) return cmd_route(route_machine, route_src, route_dst);
     if (*describe_cmd) return cmd_describe(describe_what);
     if (*val_cmd) return cmd_validate(val);
     if (*cal_cmd) return cmd_calibrate(cal);
+    if (*sweep_cmd) return cmd_sweep(sweep);
   } catch (const t3sim::io::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -102,6 +102,22 @@ std::string traffic_json(const core::TrafficReport& t) {
   return j.dump(1);
 }
 
+std::string traffic_summary_line(const core::RunResult& r, const core::TrafficReport& t) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(traffic_json(t));
+  j.erase("links");
+  j["max_link_utilisation"] = t.links.empty() ? 0.0 : t.links.front().utilisation;
+  j["busiest_link"] = t.links.empty() ? "" : t.links.front().name;
+  j["transfers"] = r.transfers.size();
+  nlohmann::ordered_json out;
+  out["machine"] = r.machine;
+  out["profile"] = r.profile;
+  out["workload"] = r.workload;
+  out["pes"] = r.pes;
+  out["placement"] = r.placement;
+  out["traffic"] = j;
+  return out.dump();
+}
+
 std::string transfers_csv(const core::RunResult& r) {
   std::string out = "src,dst,bytes,start_s,end_s,iteration\n";
   for (const auto& t : r.transfers)

@@ -14,6 +14,8 @@ std::string results_csv(const core::RunResult& r);
 // The traffic report of a pattern run, for people and as a JSON object's text.
 std::string traffic_summary(const core::TrafficReport& t);
 std::string traffic_json(const core::TrafficReport& t);
+// One JSON line: the run's identity, makespan, per-size bandwidths, worst link and bisection (sweeps).
+std::string traffic_summary_line(const core::RunResult& r, const core::TrafficReport& t);
 // Every data movement, one CSV row each (src,dst,bytes,start_s,end_s,iteration).
 std::string transfers_csv(const core::RunResult& r);
 

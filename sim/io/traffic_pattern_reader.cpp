@@ -28,8 +28,13 @@ core::PatternSpec read_traffic_pattern(const std::string& kind, const YAML::Node
       spec.distance = static_cast<int>(integer("distance", -1000000, 1000000, 1));
       break;
     case core::PatternKind::DimShift: {
-      spec.distance = static_cast<int>(integer("distance", -1000000, 1000000, 1));
+      // "tornado" is resolved once the grid is known: ceil(k/2) - 1 along the dimension.
+      const auto dn = m.optional("distance");
       std::string shown;
+      if (dn && resolve_text(*dn, ctx, m.child_path("distance"), &shown) == "tornado")
+        spec.distance = 0;
+      else
+        spec.distance = static_cast<int>(integer("distance", -1000000, 1000000, 1));
       const YAML::Node d = m.required("dim");
       const std::string dim = resolve_text(d, ctx, m.child_path("dim"), &shown);
       spec.dim = dim == "x" ? 0 : dim == "y" ? 1 : dim == "z" ? 2 : -1;
@@ -62,6 +67,8 @@ core::PatternSpec read_traffic_pattern(const std::string& kind, const YAML::Node
     } else {
       spec.grid = core::balanced_grid(ctx.pes);
     }
+    if (spec.kind == core::PatternKind::DimShift && spec.distance == 0)
+      spec.distance = (spec.grid[spec.dim] + 1) / 2 - 1;
   }
   m.finish();
   const std::string problem = core::pattern_problem(spec, ctx.pes);

@@ -90,7 +90,8 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
 
 }  // namespace
 
-LoadedWorkload load_workload(const std::string& path, const std::map<std::string, std::string>& overrides, int pes) {
+LoadedWorkload load_workload(const std::string& path, const std::map<std::string, std::string>& overrides, int pes,
+                             double size) {
   const YAML::Node root = load_yaml_file(path);
   MapReader top(root, path, "");
   check_schema_version(top);
@@ -126,6 +127,10 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     sizes.clear();
     for (size_t i = 0; i < list->size(); ++i)
       sizes.push_back(quantity_value((*list)[i], path, "sizes[" + std::to_string(i) + "]", core::Quantity::Size));
+  }
+  if (size > 0) {
+    if (size > kMaxMessageBytes) throw InputError({"--size", 0, 0}, "", "must be at most 1GiB", std::to_string(size));
+    sizes.assign(1, size);
   }
   if (top.has("pattern") == top.has("steps"))
     throw InputError(pos_of(path, root), "steps", "give exactly one of 'steps' or 'pattern'");
@@ -184,7 +189,7 @@ const std::vector<core::KeyDoc>& workload_keys() {
        "shift|dim_shift|neighbor|transpose|bit_complement|random_perm|all_to_all|hot_spot|broadcast|reduction",
        "instead of swap: a synthetic traffic pattern (sim/core/traffic_pattern.hpp), once per size"},
       {"pattern.KIND.repetitions", "integer >= 1", "exchanges per measurement, each after a barrier; default 1"},
-      {"pattern.KIND.distance", "integer", "shift, dim_shift: how far; default 1"},
+      {"pattern.KIND.distance", "integer | tornado", "shift, dim_shift: how far; default 1; tornado: ceil(k/2)-1"},
       {"pattern.KIND.dim", "x|y|z", "dim_shift: the grid dimension"},
       {"pattern.KIND.grid", "list of 3 integers",
        "dim_shift, neighbor: the job's PEs as an X x Y x Z grid, x fastest; default the most cubic"},

@@ -18,8 +18,9 @@ struct LoadedWorkload {
 // `overrides` replace declared variables (from `t3sim run --set NAME=VALUE`); naming an undeclared
 // variable is an error.
 // `pes`, when > 0, replaces the file's `pes` (from `t3sim run --pes N`): the job size.
+// `size`, when > 0, replaces the file's `sizes` list by this one size (`t3sim run --size`).
 LoadedWorkload load_workload(const std::string& path, const std::map<std::string, std::string>& overrides = {},
-                             int pes = 0);
+                             int pes = 0, double size = 0);
 
 // Rejects a workload that needs more PEs than the machine has (exit 2, pointing at `pes`).
 void check_fits_machine(const LoadedWorkload& w, int machine_pes, const std::string& machine_name);

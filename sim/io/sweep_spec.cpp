@@ -1,0 +1,81 @@
+#include "sim/io/sweep_spec.hpp"
+
+#include <filesystem>
+
+#include "sim/core/units.hpp"
+#include "sim/io/input_error.hpp"
+#include "sim/io/yaml_map.hpp"
+
+namespace t3sim::io {
+namespace {
+
+std::vector<std::string> paths(MapReader& m, const std::string& key) {
+  const YAML::Node list = sequence_value(m.required(key), m.file(), key);
+  if (list.size() == 0) throw InputError(pos_of(m.file(), list), key, "must list at least one file");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::filesystem::path p(scalar_text(list[i], m.file(), key));
+    const std::string full =
+        p.is_absolute() ? p.string() : (std::filesystem::path(m.file()).parent_path() / p).lexically_normal().string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(full, ec))
+      throw InputError(pos_of(m.file(), list[i]), key + "[" + std::to_string(i) + "]", "no such file", full);
+    out.push_back(full);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string SweepPoint::id() const {
+  return std::filesystem::path(machine).filename().string() + "|" +
+         std::filesystem::path(workload).filename().string() + "|" + std::to_string(pes) + "|" + placement + "|" +
+         std::to_string(static_cast<long long>(bytes));
+}
+
+SweepSpec load_sweep(const std::string& path) {
+  const YAML::Node root = load_yaml_file(path);
+  MapReader top(root, path, "");
+  check_schema_version(top);
+  SweepSpec s;
+  s.name = top.string_at("name");
+  s.machines = paths(top, "machines");
+  s.workloads = paths(top, "workloads");
+  const YAML::Node pes = sequence_value(top.required("pes"), path, "pes");
+  for (size_t i = 0; i < pes.size(); ++i)
+    s.pes.push_back(static_cast<int>(integer_value(pes[i], path, "pes", 2, 1 << 20)));
+  if (s.pes.empty()) throw InputError(pos_of(path, pes), "pes", "must list at least one PE count");
+  if (auto pl = top.optional("placements")) {
+    sequence_value(*pl, path, "placements");
+    for (size_t i = 0; i < pl->size(); ++i) s.placements.push_back(scalar_text((*pl)[i], path, "placements"));
+  }
+  if (s.placements.empty()) s.placements.push_back("contiguous");
+  const YAML::Node sizes = sequence_value(top.required("sizes"), path, "sizes");
+  for (size_t i = 0; i < sizes.size(); ++i)
+    s.sizes.push_back(quantity_value(sizes[i], path, "sizes[" + std::to_string(i) + "]", core::Quantity::Size));
+  if (s.sizes.empty()) throw InputError(pos_of(path, sizes), "sizes", "must list at least one size");
+  if (top.has("jobs")) s.jobs = static_cast<int>(top.integer_at("jobs", 1, 256));
+  top.finish();
+  return s;
+}
+
+std::vector<SweepPoint> sweep_points(const SweepSpec& spec) {
+  std::vector<SweepPoint> points;
+  for (const auto& m : spec.machines)
+    for (const auto& w : spec.workloads)
+      for (int pes : spec.pes)
+        for (const auto& pl : spec.placements)
+          for (double b : spec.sizes) {
+            SweepPoint p;
+            p.index = static_cast<int>(points.size());
+            p.machine = m;
+            p.workload = w;
+            p.pes = pes;
+            p.placement = pl;
+            p.bytes = b;
+            points.push_back(p);
+          }
+  return points;
+}
+
+}  // namespace t3sim::io
