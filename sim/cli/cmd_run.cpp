@@ -32,7 +32,7 @@ int cmd_run(const RunArgs& a) {
     for (const auto& p : machine.profiles) names += " " + p.name;
     throw io::InputError({a.machine, 0, 0}, "software.profiles", "has no profile '" + a.profile + "'; it has:" + names);
   }
-  const core::RunResult result = engine::simulate(machine, *profile, loaded.workload, *placement);
+  const core::RunResult result = engine::simulate(machine, *profile, loaded.workload, *placement, a.paje);
   std::optional<core::TrafficReport> traffic;
   if (!loaded.workload.pattern.empty()) {
     const std::string label = loaded.workload.pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;

@@ -16,6 +16,7 @@ struct RunArgs {
   int pes = 0;           // job size; 0: the workload's
   double size = 0;       // one message size instead of the workload's sizes; 0: theirs
   bool summary = false;  // print one JSON line of the traffic report (for sweeps)
+  std::string paje;      // write a SimGrid Paje trace here
   std::string placement = "contiguous";
 };
 int cmd_run(const RunArgs& a);

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   std::string size_text;
   run_cmd->add_option("--size", size_text, "one message size (e.g. 64KiB) instead of the workload's sizes");
   run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line");
+  run_cmd->add_option("--paje", run.paje, "also write a SimGrid Paje trace of the run (view it in ViTE)");
 
   std::string route_machine;
   int route_src = 0, route_dst = 0;

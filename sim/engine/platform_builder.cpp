@@ -14,7 +14,7 @@ sg4::Link* PlatformBuilder::link(const std::string& name, double bandwidth) {
   auto it = links_.find(name);
   if (it != links_.end()) return it->second;
   // SHARED: max-min fair sharing among the flows crossing the link; latency stays 0 (see header).
-  sg4::Link* l = zone_->create_link(name, bandwidth)->set_latency(0)->seal();
+  sg4::Link* l = zone_->create_link(name, bandwidth)->set_latency(0);  // sealed with the zone
   links_.emplace(name, l);
   return l;
 }

@@ -25,7 +25,8 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
 }
 
 core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
-                         const core::Workload& workload, const core::JobPlacement& placement) {
+                         const core::Workload& workload, const core::JobPlacement& placement,
+                         const std::string& paje_file) {
   if (placement.size() != workload.pes)
     throw std::invalid_argument("placement of " + std::to_string(placement.size()) + " PEs for a workload of " +
                                 std::to_string(workload.pes));
@@ -37,6 +38,14 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   xbt_log_control_set("ker_engine.app:file:/dev/null ker_engine.add:0");
   sg4::Engine engine(&argc, argv);
   configure(engine);
+  if (!paje_file.empty()) {
+    // Tracing must be on before the platform exists.
+    engine.set_config("tracing:yes");
+    engine.set_config("tracing/filename:" + paje_file);
+    engine.set_config("tracing/platform:yes");
+    engine.set_config("tracing/uncategorized:yes");
+    engine.set_config("tracing/actor:yes");
+  }
 
   PlatformBuilder platform(machine, placement);
   for (const core::Op& op : workload.ops) {
