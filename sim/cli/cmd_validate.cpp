@@ -9,6 +9,7 @@
 #include "sim/calib/validation_run.hpp"
 #include "sim/cli/child_run.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/validation_plot.hpp"
 #include "sim/io/cases_loader.hpp"
 #include "sim/io/input_error.hpp"
 
@@ -101,6 +102,10 @@ int cmd_validate(const ValidateArgs& a) {
     print_json(results, stats, orderings);
   else
     print_table(results, stats, orderings);
+  if (!a.plot_dir.empty()) {
+    const std::string note = plot_validation(results, a.plot_dir);
+    std::cerr << (note.empty() ? "plots in " + a.plot_dir : note) << "\n";
+  }
   for (const auto& s : stats)
     if (!s.passed()) return 1;
   return 0;

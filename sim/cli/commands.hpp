@@ -28,6 +28,7 @@ struct ValidateArgs {
   std::string cases;
   std::string suite;  // empty: all
   bool json = false;
+  std::string plot_dir;  // when set, gnuplot SVGs of the comparison go here
 };
 int cmd_validate(const ValidateArgs& a);
 

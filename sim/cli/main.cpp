@@ -47,11 +47,12 @@ int main(int argc, char** argv) {
   auto* describe_cmd = app.add_subcommand("describe", "Print the schema of a machine or workload file");
   describe_cmd->add_option("WHAT", describe_what, "machine | workload")->required();
 
-  ValidateArgs val{default_cases_path(), "", false};
+  ValidateArgs val{default_cases_path(), "", false, ""};
   auto* val_cmd = app.add_subcommand("validate", "Run every validation case; exit 1 if any is out of tolerance");
   val_cmd->add_option("--cases", val.cases, "validation cases file")->capture_default_str();
   val_cmd->add_option("--suite", val.suite, "only this suite");
   val_cmd->add_flag("--json", val.json, "print JSON instead of a table");
+  val_cmd->add_option("--plot", val.plot_dir, "also plot predicted against measured (SVG, gnuplot) into this folder");
 
   CalibrateArgs cal{default_cases_path(), "", "", false, false};
   auto* cal_cmd =

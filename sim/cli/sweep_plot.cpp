@@ -55,7 +55,7 @@ std::string plot_sweep(const std::string& csv, const std::string& dir) {
     io::write_file_atomically(
         stem + ".gp",
         fmt::format(
-            "set terminal svg size 900,560 dynamic font 'sans,12'\nset output '{}.svg'\n"
+            "set terminal svg size 900,560 dynamic noenhanced font 'sans,12'\nset output '{}.svg'\n"
             "set title 'Per-PE bandwidth, {} B messages (median, bars min..max)'\n"
             "set xlabel 'PEs in the job'\nset ylabel 'MB/s per PE'\nset logscale x 2\nset grid\n"
             "set key top right\nset yrange [0:*]\nset autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n{}\n",
