@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/link_heatmap.hpp"
 #include "sim/core/swap_pattern.hpp"
 #include "sim/core/traffic_pattern.hpp"
 #include "sim/core/traffic_report.hpp"
@@ -46,6 +47,8 @@ int cmd_run(const RunArgs& a) {
     if (traffic) {
       io::write_file_atomically(stem + ".traffic.json", io::traffic_json(*traffic) + "\n");
       io::write_file_atomically(stem + ".transfers.csv", io::transfers_csv(result));
+      const std::string note = plot_link_heatmap(machine, *traffic, stem);
+      if (!note.empty()) std::cerr << note << "\n";
     }
   }
   if (a.summary) {
