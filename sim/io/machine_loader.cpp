@@ -171,7 +171,9 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
     MapReader profiles(*pn, path, "software.profiles");
     for (const auto& name : profiles.keys()) {
       MapReader pr(profiles.node()[name], path, profiles.child_path(name));
-      const core::SoftwareProfile* base = m.find_profile(name);
+      auto inherited = std::find_if(m.profiles.begin(), m.profiles.end(),
+                                    [&](const core::SoftwareProfile& q) { return q.name == name; });
+      const core::SoftwareProfile* base = inherited == m.profiles.end() ? nullptr : &*inherited;
       core::SoftwareProfile p = base ? *base : core::SoftwareProfile{};
       p.name = name;
       p.doc = pr.optional_string("doc").value_or(p.doc);
@@ -180,7 +182,7 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
       if (auto fit = pr.optional("fit")) m.fits[name] = read_fit(*fit, path, pr.child_path("fit"));
       pr.finish();
       if (base)
-        *const_cast<core::SoftwareProfile*>(base) = std::move(p);
+        *inherited = std::move(p);  // a derived machine overrides the base's profile of that name
       else
         m.profiles.push_back(std::move(p));
     }
