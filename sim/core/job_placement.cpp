@@ -1,7 +1,8 @@
 #include "sim/core/job_placement.hpp"
 
+#include "sim/core/workload.hpp"
+
 #include <algorithm>
-#include <random>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -55,17 +56,7 @@ JobPlacement JobPlacement::block(const MachineSpec& m, int job_pes) {
 
 JobPlacement JobPlacement::random(const MachineSpec& m, int job_pes, uint64_t seed) {
   check_size(m, job_pes, "random");
-  std::vector<int> all(static_cast<size_t>(m.pe_count()));
-  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-  std::mt19937_64 rng(seed);  // its output sequence is fixed by the C++ standard
-  for (size_t i = all.size() - 1; i > 0; --i) {
-    // Uniform j in [0, i] by rejection (std::uniform_int_distribution differs between libraries).
-    const uint64_t range = i + 1;
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % range;
-    uint64_t r = rng();
-    while (r >= limit) r = rng();
-    std::swap(all[i], all[static_cast<size_t>(r % range)]);
-  }
+  std::vector<int> all = seeded_permutation(m.pe_count(), seed);
   all.resize(static_cast<size_t>(job_pes));
   return JobPlacement(std::move(all), m.node.pes_per_node, "random:" + std::to_string(seed));
 }

@@ -13,16 +13,7 @@ constexpr Names kNames[] = {{SwapProtocol::NonblockingSend, "nonblocking_send"},
                             {SwapProtocol::ReadySend, "ready_send"}};
 
 Op make(OpKind kind, int pe, int peer, double bytes, const std::string& flag, int size_index) {
-  Op op;
-  op.kind = kind;
-  op.pe = pe;
-  op.peer = peer;
-  op.bytes = bytes;
-  op.flag = flag;
-  op.complete = false;  // puts of a swap are waited for by quiet, as isend is by wait
-  op.label = kSwapLabel;
-  op.iteration = size_index;
-  return op;
+  return pattern_op(kind, pe, peer, bytes, flag, kSwapLabel, size_index);
 }
 
 // The start and the finish of one swap of PE p with q.

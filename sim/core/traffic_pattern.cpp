@@ -1,7 +1,5 @@
 #include "sim/core/traffic_pattern.hpp"
 
-#include <random>
-
 namespace t3sim::core {
 namespace {
 
@@ -32,31 +30,7 @@ Coord grid_coord(const Coord& g, int p) { return {p % g[0], (p / g[0]) % g[1], p
 int grid_id(const Coord& g, const Coord& c) { return c[0] + g[0] * (c[1] + g[1] * c[2]); }
 
 Op make(OpKind kind, int pe, int peer, double bytes, const std::string& flag, int size_index) {
-  Op op;
-  op.kind = kind;
-  op.pe = pe;
-  op.peer = peer;
-  op.bytes = bytes;
-  op.flag = flag;
-  op.complete = false;
-  op.label = kExchangeLabel;
-  op.iteration = size_index;
-  return op;
-}
-
-// Seeded permutation, the same on every platform (see job_placement.cpp for the method).
-std::vector<int> permutation(int n, uint64_t seed) {
-  std::vector<int> v(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
-  std::mt19937_64 rng(seed);
-  for (size_t i = v.size() - 1; i > 0; --i) {
-    const uint64_t range = i + 1;
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % range;
-    uint64_t r = rng();
-    while (r >= limit) r = rng();
-    std::swap(v[i], v[static_cast<size_t>(r % range)]);
-  }
-  return v;
+  return pattern_op(kind, pe, peer, bytes, flag, kExchangeLabel, size_index);
 }
 
 void append_exchange(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
@@ -178,7 +152,7 @@ std::string pattern_problem(const PatternSpec& spec, int pes) {
 std::vector<std::vector<int>> pattern_destinations(const PatternSpec& spec, int pes) {
   std::vector<std::vector<int>> d(static_cast<size_t>(pes));
   const Coord& g = spec.grid;
-  const auto perm = spec.kind == PatternKind::RandomPerm ? permutation(pes, spec.seed) : std::vector<int>{};
+  const auto perm = spec.kind == PatternKind::RandomPerm ? seeded_permutation(pes, spec.seed) : std::vector<int>{};
   const int r = isqrt(pes);
   for (int p = 0; p < pes; ++p) {
     auto& out = d[static_cast<size_t>(p)];

@@ -1,5 +1,7 @@
 #include "sim/core/workload.hpp"
 
+#include <random>
+
 namespace t3sim::core {
 
 const char* op_kind_name(OpKind k) {
@@ -20,6 +22,34 @@ const char* op_kind_name(OpKind k) {
       return "overhead";
   }
   return "?";
+}
+
+Op pattern_op(OpKind kind, int pe, int peer, double bytes, const std::string& flag, const std::string& label,
+              int size_index) {
+  Op op;
+  op.kind = kind;
+  op.pe = pe;
+  op.peer = peer;
+  op.bytes = bytes;
+  op.flag = flag;
+  op.complete = false;
+  op.label = label;
+  op.iteration = size_index;
+  return op;
+}
+
+std::vector<int> seeded_permutation(int n, uint64_t seed) {
+  std::vector<int> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
+  std::mt19937_64 rng(seed);
+  for (size_t i = v.size(); i-- > 1;) {
+    const uint64_t range = i + 1;
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % range;
+    uint64_t r = rng();
+    while (r >= limit) r = rng();
+    std::swap(v[i], v[static_cast<size_t>(r % range)]);
+  }
+  return v;
 }
 
 std::vector<Op> Workload::program_of(int pe) const {

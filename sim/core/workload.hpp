@@ -1,6 +1,7 @@
 // A workload expanded into operations: each PE runs its own operations in program order; a barrier
 // is one operation that every PE of the job runs. Bytes, seconds and flops in SI units.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,14 @@ struct Op {
   int step = 0;       // index of the step in the workload file
   int iteration = 0;  // index into the workload's size sweep
 };
+
+// An operation of a generated pattern: puts do not wait for delivery (quiet does), as isend.
+Op pattern_op(OpKind kind, int pe, int peer, double bytes, const std::string& flag, const std::string& label,
+              int size_index);
+
+// 0 .. n-1 in a seeded random order, the same on every platform: Fisher-Yates on std::mt19937_64 (whose
+// output the C++ standard fixes) with rejection sampling (std::uniform_int_distribution varies by library).
+std::vector<int> seeded_permutation(int n, uint64_t seed);
 
 struct Workload {
   std::string name;
