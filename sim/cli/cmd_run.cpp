@@ -33,11 +33,21 @@ int cmd_run(const RunArgs& a) {
     for (const auto& p : machine.profiles) names += " " + p.name;
     throw io::InputError({a.machine, 0, 0}, "software.profiles", "has no profile '" + a.profile + "'; it has:" + names);
   }
-  const core::RunResult result = engine::simulate(machine, *profile, loaded.workload, *placement, a.paje);
+  core::Workload workload = loaded.workload;
+  if (!a.background.empty()) {
+    const io::LoadedWorkload bg = io::load_workload(a.background, {}, a.background_pes);
+    try {
+      placement = core::with_background_placement(machine, *placement, bg.workload.pes, a.background_placement);
+    } catch (const std::exception& e) {
+      throw io::InputError({"--background", 0, 0}, "", e.what(), a.background);
+    }
+    workload = core::with_background(loaded.workload, bg.workload);
+  }
+  const core::RunResult result = engine::simulate(machine, *profile, workload, *placement, a.paje);
   std::optional<core::TrafficReport> traffic;
   if (!loaded.workload.pattern.empty()) {
     const std::string label = loaded.workload.pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
-    traffic = core::traffic_report(machine, *placement, result, label);
+    traffic = core::traffic_report(machine, *placement, result, label, loaded.workload.pes);
   }
   if (!a.out_dir.empty()) {
     std::filesystem::create_directories(a.out_dir);

@@ -13,10 +13,13 @@ struct RunArgs {
   std::string out_dir;
   bool json = false;
   std::map<std::string, std::string> variables;
-  int pes = 0;           // job size; 0: the workload's
-  double size = 0;       // one message size instead of the workload's sizes; 0: theirs
-  bool summary = false;  // print one JSON line of the traffic report (for sweeps)
-  std::string paje;      // write a SimGrid Paje trace here
+  int pes = 0;                                      // job size; 0: the workload's
+  double size = 0;                                  // one message size instead of the workload's sizes; 0: theirs
+  bool summary = false;                             // print one JSON line of the traffic report (for sweeps)
+  std::string paje;                                 // write a SimGrid Paje trace here
+  std::string background;                           // a second workload on the PEs the job leaves free
+  int background_pes = 0;                           // its size; 0: its file's
+  std::string background_placement = "contiguous";  // contiguous | random:SEED among the free PEs
   std::string placement = "contiguous";
 };
 int cmd_run(const RunArgs& a);

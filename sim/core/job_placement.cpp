@@ -74,6 +74,32 @@ JobPlacement JobPlacement::list(const MachineSpec& m, std::vector<int> machine_p
   return JobPlacement(std::move(machine_pes), m.node.pes_per_node, "list");
 }
 
+JobPlacement with_background_placement(const MachineSpec& m, const JobPlacement& main, int pes,
+                                       const std::string& policy) {
+  std::vector<bool> used(static_cast<size_t>(m.pe_count()), false);
+  std::vector<int> all;
+  for (int p = 0; p < main.size(); ++p) {
+    used[static_cast<size_t>(main.machine_pe(p))] = true;
+    all.push_back(main.machine_pe(p));
+  }
+  std::vector<int> free;
+  for (int pe = 0; pe < m.pe_count(); ++pe)
+    if (!used[static_cast<size_t>(pe)]) free.push_back(pe);
+  if (pes < 1 || pes > static_cast<int>(free.size()))
+    throw std::invalid_argument("background job of " + std::to_string(pes) + " PEs: only " +
+                                std::to_string(free.size()) + " machine PEs are free");
+  if (policy.rfind("random:", 0) == 0) {
+    const auto order = seeded_permutation(static_cast<int>(free.size()), std::stoull(policy.substr(7)));
+    std::vector<int> shuffled;
+    for (int i : order) shuffled.push_back(free[static_cast<size_t>(i)]);
+    free = std::move(shuffled);
+  } else if (policy != "contiguous") {
+    throw std::invalid_argument("background placement '" + policy + "': must be contiguous or random:SEED");
+  }
+  all.insert(all.end(), free.begin(), free.begin() + pes);
+  return JobPlacement::list(m, std::move(all));
+}
+
 JobPlacement make_placement(const MachineSpec& m, int job_pes, const std::string& policy) {
   if (policy == "contiguous") return JobPlacement::contiguous(m, job_pes);
   if (policy == "block") return JobPlacement::block(m, job_pes);

@@ -36,6 +36,12 @@ class JobPlacement {
   std::string description_;
 };
 
+// A background job of `pes` PEs on the machine PEs `main` leaves free: "contiguous" takes the first free
+// ones in order, "random:SEED" a seeded choice among them. Returns the combined placement (main's PEs,
+// then the background's). Throws std::invalid_argument when they do not fit.
+JobPlacement with_background_placement(const MachineSpec& m, const JobPlacement& main, int pes,
+                                       const std::string& policy);
+
 // Parses "contiguous", "block", "random:SEED" or "list:P0,P1,...". Throws std::invalid_argument.
 JobPlacement make_placement(const MachineSpec& m, int job_pes, const std::string& policy);
 

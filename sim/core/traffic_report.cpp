@@ -22,7 +22,7 @@ Distribution distribution_of(std::vector<double> v) {
 }
 
 TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement, const RunResult& run,
-                             const std::string& label) {
+                             const std::string& label, int job_pes) {
   TrafficReport rep;
   rep.makespan = run.makespan;
   const Torus torus = m.torus();
@@ -66,8 +66,9 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
     return plus ? (c == k / 2 - 1 || c == k - 1) : (c == k / 2 || c == 0);
   };
   for (const auto& t : run.transfers) {
-    sent[t.iteration][t.src] += t.bytes;
-    if (t.end > t.start) pairs[t.iteration].push_back(t.bytes / (t.end - t.start));
+    const bool in_job = job_pes < 0 || (t.src < job_pes && t.dst < job_pes);
+    if (in_job) sent[t.iteration][t.src] += t.bytes;
+    if (in_job && t.end > t.start) pairs[t.iteration].push_back(t.bytes / (t.end - t.start));
     const int a = placement.node_of(t.src), b = placement.node_of(t.dst);
     load("inject.n" + std::to_string(a), -1, true, t.bytes, m.network.nic_injection_bandwidth);
     load("eject.n" + std::to_string(b), -1, false, t.bytes, m.network.nic_ejection_bandwidth);

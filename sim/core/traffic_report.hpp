@@ -57,7 +57,9 @@ struct TrafficReport {
 };
 
 // `label` selects the pattern's operations ("exchange", "swap").
+// `job_pes` >= 0 keeps the bandwidth figures to PEs below it (the main job when a background job runs
+// beside it); link loads and the bisection count every job's traffic.
 TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement, const RunResult& run,
-                             const std::string& label);
+                             const std::string& label, int job_pes = -1);
 
 }  // namespace t3sim::core

@@ -31,7 +31,7 @@ struct PeState {
 
 class Replay {
  public:
-  Replay(const CostModel& cost, const Workload& w) : cost_(cost), pes_(static_cast<size_t>(w.pes)) {
+  Replay(const CostModel& cost, const Workload& w) : cost_(cost), workload_(w), pes_(static_cast<size_t>(w.pes)) {
     for (int pe = 0; pe < w.pes; ++pe) {
       pes_[static_cast<size_t>(pe)].program = w.program_of(pe);
       push(0, pe, "");
@@ -123,16 +123,19 @@ class Replay {
         }
         s.waiting_flag = op.flag;
         return;
-      case OpKind::Barrier:
+      case OpKind::Barrier: {
         s.in_barrier = true;
-        if (++barrier_arrived_ == static_cast<int>(pes_.size())) {
-          barrier_arrived_ = 0;
-          for (size_t q = 0; q < pes_.size(); ++q) {
-            pes_[q].in_barrier = false;
-            finish_op(static_cast<int>(q), s.now + p.barrier_latency);
+        const int job = workload_.job_of(pe);
+        if (++barrier_arrived_[job] == workload_.job_size(job)) {
+          barrier_arrived_[job] = 0;
+          const int first = workload_.job_first_pe[static_cast<size_t>(job)];
+          for (int q = first; q < first + workload_.job_size(job); ++q) {
+            pes_[static_cast<size_t>(q)].in_barrier = false;
+            finish_op(q, s.now + p.barrier_latency);
           }
         }
         return;
+      }
     }
   }
 
@@ -141,6 +144,7 @@ class Replay {
 
  private:
   const CostModel& cost_;
+  const Workload& workload_;
   std::vector<PeState> pes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
   std::vector<OpRecord> records_;
@@ -150,7 +154,7 @@ class Replay {
   std::vector<Transfer> transfers_;
 
  private:
-  int barrier_arrived_ = 0;
+  std::map<int, int> barrier_arrived_;  // by job
 };
 
 }  // namespace

@@ -52,10 +52,36 @@ std::vector<int> seeded_permutation(int n, uint64_t seed) {
   return v;
 }
 
+int Workload::job_of(int pe) const {
+  int job = 0;
+  for (size_t j = 0; j < job_first_pe.size(); ++j)
+    if (pe >= job_first_pe[j]) job = static_cast<int>(j);
+  return job;
+}
+
+int Workload::job_size(int job) const {
+  const auto j = static_cast<size_t>(job);
+  return (j + 1 < job_first_pe.size() ? job_first_pe[j + 1] : pes) - job_first_pe[j];
+}
+
+Workload with_background(const Workload& main, const Workload& background) {
+  Workload w = main;
+  w.job_first_pe = {0, main.pes};
+  w.pes = main.pes + background.pes;
+  for (Op op : background.ops) {
+    if (op.pe != kAllPes) op.pe += main.pes;
+    if (op.peer >= 0) op.peer += main.pes;
+    op.job = 1;
+    op.label = kBackgroundPrefix + op.label;
+    w.ops.push_back(std::move(op));
+  }
+  return w;
+}
+
 std::vector<Op> Workload::program_of(int pe) const {
   std::vector<Op> mine;
   for (const Op& op : ops)
-    if (op.pe == pe || op.pe == kAllPes) mine.push_back(op);
+    if (op.pe == pe || (op.pe == kAllPes && op.job == job_of(pe))) mine.push_back(op);
   return mine;
 }
 

@@ -31,6 +31,7 @@ struct Op {
   bool complete = true;
   std::string flag;   // put: flag signalled at peer when the data is delivered; wait: flag waited on
   std::string label;  // name of the step it came from, reported with its timing
+  int job = 0;        // Barrier: the job whose PEs take part (0: the main job, 1: background)
   int step = 0;       // index of the step in the workload file
   int iteration = 0;  // index into the workload's size sweep
 };
@@ -43,13 +44,25 @@ Op pattern_op(OpKind kind, int pe, int peer, double bytes, const std::string& fl
 // output the C++ standard fixes) with rejection sampling (std::uniform_int_distribution varies by library).
 std::vector<int> seeded_permutation(int n, uint64_t seed);
 
+constexpr const char* kBackgroundPrefix = "background.";
+
+struct Workload;
+// The main job with a background job after it: the background's PEs follow the main job's, its
+// barriers span only its own PEs, and its labels start with kBackgroundPrefix, so reports of the main
+// job leave it out while its traffic still loads the links.
+Workload with_background(const Workload& main, const Workload& background);
+
 struct Workload {
   std::string name;
   std::string doc;
   int pes = 0;  // PEs the job uses: ids 0 .. pes-1
   std::vector<Op> ops;
-  int swap_iterations = 0;  // > 0 when the ops come from a swap pattern: swaps per measurement
-  std::string pattern;      // the pattern the ops come from ("swap", "neighbor", ...), "" for steps
+  int swap_iterations = 0;           // > 0 when the ops come from a swap pattern: swaps per measurement
+  std::string pattern;               // the pattern the ops come from ("swap", "neighbor", ...), "" for steps
+  std::vector<int> job_first_pe{0};  // jobs are consecutive PE ranges; a barrier spans one job
+
+  int job_of(int pe) const;
+  int job_size(int job) const;
 
   // The operations PE `pe` runs, in order (barriers included).
   std::vector<Op> program_of(int pe) const;

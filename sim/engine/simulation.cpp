@@ -69,11 +69,15 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   }
   std::vector<std::string> doing(static_cast<size_t>(workload.pes), "not started");
   std::vector<core::Transfer> transfers;
-  JobContext ctx{&cost,      &platform,      sg4::Barrier::create(static_cast<unsigned>(workload.pes)),
-                 &per_pe,    &next_transfer, &flags,
-                 &transfers, &doing};
-  for (int pe = 0; pe < workload.pes; ++pe)
+  std::vector<sg4::BarrierPtr> barriers;  // one per job
+  for (size_t job = 0; job < workload.job_first_pe.size(); ++job)
+    barriers.push_back(sg4::Barrier::create(static_cast<unsigned>(workload.job_size(static_cast<int>(job)))));
+  for (int pe = 0; pe < workload.pes; ++pe) {
+    JobContext ctx{&cost,      &platform,      barriers[static_cast<size_t>(workload.job_of(pe))],
+                   &per_pe,    &next_transfer, &flags,
+                   &transfers, &doing};
     sg4::Actor::create("pe" + std::to_string(pe), platform.host(pe), ShmemPe(ctx, pe, workload.program_of(pe)));
+  }
 
   engine.run();
   std::string stuck;

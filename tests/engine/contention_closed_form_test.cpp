@@ -116,3 +116,31 @@ TEST(Contention, AllToAllRespectsTheBisectionBound) {
   EXPECT_GE(o.run.makespan, bound * (1 - 1e-9));
   EXPECT_LE(o.report.bisection_utilisation, 1.0 + 1e-9);
 }
+
+TEST(Contention, BackgroundJobSharesTheLinksButNotTheReport) {
+  // Ring of 8 nodes; the job on nodes 0 and 1, the background on nodes 7 and 2, each a 2-PE shift.
+  // Job 0 -> 1 uses n0.x+, which the background's 7 -> 2 (x+ through the wrap) also crosses; job
+  // 1 -> 0 uses n1.x-, which the background's 2 -> 7 (x- the short way) also crosses.
+  core::MachineSpec m = cube(8, 1, core::TieRule::Plus);
+  m.dims = {8, 1, 1};
+  core::PatternSpec shift;
+  shift.kind = core::PatternKind::Shift;
+  core::Workload job = test::workload("job", 2, {});
+  core::append_pattern_measurement(job.ops, shift, 2, kBytes, 0);
+  core::Workload bg = test::workload("bg", 2, {});
+  core::append_pattern_measurement(bg.ops, shift, 2, kBytes, 0);
+  const core::Workload both = core::with_background(job, bg);
+  const auto placement = core::JobPlacement::list(m, {0, 1, 7, 2});
+  const auto run = engine::simulate(m, m.profiles[0], both, placement);
+  const auto report = core::traffic_report(m, placement, run, core::kExchangeLabel, 2);
+  ASSERT_EQ(report.sizes.size(), 1u);
+  // So each job PE gets half a link, where alone it would get all of it.
+  EXPECT_NEAR(report.sizes[0].pe_bandwidth.min / (kLink / 2), 1.0, 0.01);
+  EXPECT_NEAR(report.sizes[0].pe_bandwidth.max / (kLink / 2), 1.0, 0.01);
+  for (const auto& l : report.links) {
+    if (l.name == "n0.x+" || l.name == "n1.x-") {
+      EXPECT_DOUBLE_EQ(l.bytes, 2 * kBytes) << l.name;
+    }
+  }
+  EXPECT_EQ(report.sizes[0].pair_bandwidth.n, 2);  // the background's transfers are not the job's
+}
