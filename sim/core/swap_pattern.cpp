@@ -1,16 +1,14 @@
 #include "sim/core/swap_pattern.hpp"
 
+#include "sim/core/enum_names.hpp"
+
 namespace t3sim::core {
 namespace {
 
-struct Names {
-  SwapProtocol protocol;
-  const char* name;
-};
-constexpr Names kNames[] = {{SwapProtocol::NonblockingSend, "nonblocking_send"},
-                            {SwapProtocol::NonblockingSendReceive, "nonblocking_send_receive"},
-                            {SwapProtocol::NonblockingReceive, "nonblocking_receive"},
-                            {SwapProtocol::ReadySend, "ready_send"}};
+constexpr NameTable<SwapProtocol, 4> kNames = {{SwapProtocol::NonblockingSend, "nonblocking_send"},
+                                               {SwapProtocol::NonblockingSendReceive, "nonblocking_send_receive"},
+                                               {SwapProtocol::NonblockingReceive, "nonblocking_receive"},
+                                               {SwapProtocol::ReadySend, "ready_send"}};
 
 Op make(OpKind kind, int pe, int peer, double bytes, const std::string& flag, int size_index) {
   return pattern_op(kind, pe, peer, bytes, flag, kSwapLabel, size_index);
@@ -48,34 +46,17 @@ void one_side(std::vector<Op>& start, std::vector<Op>& finish, const SwapSpec& s
 
 }  // namespace
 
-std::optional<SwapProtocol> parse_swap_protocol(const std::string& name) {
-  for (const auto& n : kNames)
-    if (name == n.name) return n.protocol;
-  return std::nullopt;
-}
+std::optional<SwapProtocol> parse_swap_protocol(const std::string& name) { return value_in(kNames, name); }
 
-const char* swap_protocol_name(SwapProtocol p) {
-  for (const auto& n : kNames)
-    if (n.protocol == p) return n.name;
-  return "?";
-}
+const char* swap_protocol_name(SwapProtocol p) { return name_in(kNames, p); }
 
 const std::vector<std::string>& swap_protocol_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& n : kNames) v.emplace_back(n.name);
-    return v;
-  }();
+  static const std::vector<std::string> names = names_in(kNames);
   return names;
 }
 
 void append_swap_measurement(std::vector<Op>& ops, const SwapSpec& spec, double bytes, int size_index) {
-  Op barrier;
-  barrier.kind = OpKind::Barrier;
-  barrier.pe = kAllPes;
-  barrier.label = "sync";
-  barrier.iteration = size_index;
-  ops.push_back(barrier);
+  ops.push_back(pattern_op(OpKind::Barrier, kAllPes, -1, 0, "", "sync", size_index));
   for (int it = 0; it < spec.iterations; ++it) {
     for (const auto& [a, b] : spec.pairs) {
       for (const auto& [p, q] : {std::pair<int, int>{a, b}, std::pair<int, int>{b, a}}) {

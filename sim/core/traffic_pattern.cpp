@@ -1,22 +1,20 @@
 #include "sim/core/traffic_pattern.hpp"
 
+#include "sim/core/enum_names.hpp"
+
 namespace t3sim::core {
 namespace {
 
-struct Named {
-  PatternKind kind;
-  const char* name;
-};
-constexpr Named kKinds[] = {{PatternKind::Shift, "shift"},
-                            {PatternKind::DimShift, "dim_shift"},
-                            {PatternKind::Neighbor, "neighbor"},
-                            {PatternKind::Transpose, "transpose"},
-                            {PatternKind::BitComplement, "bit_complement"},
-                            {PatternKind::RandomPerm, "random_perm"},
-                            {PatternKind::AllToAll, "all_to_all"},
-                            {PatternKind::HotSpot, "hot_spot"},
-                            {PatternKind::Broadcast, "broadcast"},
-                            {PatternKind::Reduction, "reduction"}};
+constexpr NameTable<PatternKind, 10> kKinds = {{PatternKind::Shift, "shift"},
+                                               {PatternKind::DimShift, "dim_shift"},
+                                               {PatternKind::Neighbor, "neighbor"},
+                                               {PatternKind::Transpose, "transpose"},
+                                               {PatternKind::BitComplement, "bit_complement"},
+                                               {PatternKind::RandomPerm, "random_perm"},
+                                               {PatternKind::AllToAll, "all_to_all"},
+                                               {PatternKind::HotSpot, "hot_spot"},
+                                               {PatternKind::Broadcast, "broadcast"},
+                                               {PatternKind::Reduction, "reduction"}};
 
 bool uses_grid(PatternKind k) { return k == PatternKind::DimShift || k == PatternKind::Neighbor; }
 
@@ -89,28 +87,17 @@ Coord balanced_grid(int pes) {
   return best;
 }
 
-const char* pattern_kind_name(PatternKind k) {
-  for (const auto& n : kKinds)
-    if (n.kind == k) return n.name;
-  return "?";
-}
+const char* pattern_kind_name(PatternKind k) { return name_in(kKinds, k); }
 
 const std::vector<std::string>& pattern_kind_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& n : kKinds) v.emplace_back(n.name);
-    return v;
-  }();
+  static const std::vector<std::string> names = names_in(kKinds);
   return names;
 }
 
 bool parse_pattern_kind(const std::string& name, PatternKind* out) {
-  for (const auto& n : kKinds)
-    if (name == n.name) {
-      *out = n.kind;
-      return true;
-    }
-  return false;
+  const auto k = value_in(kKinds, name);
+  if (k) *out = *k;
+  return k.has_value();
 }
 
 std::string pattern_problem(const PatternSpec& spec, int pes) {
@@ -202,12 +189,7 @@ std::vector<std::vector<int>> pattern_destinations(const PatternSpec& spec, int 
 
 void append_pattern_measurement(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
   for (int rep = 0; rep < spec.repetitions; ++rep) {
-    Op barrier;
-    barrier.kind = OpKind::Barrier;
-    barrier.pe = kAllPes;
-    barrier.label = "sync";
-    barrier.iteration = size_index;
-    ops.push_back(barrier);
+    ops.push_back(pattern_op(OpKind::Barrier, kAllPes, -1, 0, "", "sync", size_index));
     if (spec.kind == PatternKind::Broadcast || spec.kind == PatternKind::Reduction)
       append_tree(ops, spec, pes, bytes, size_index);
     else
