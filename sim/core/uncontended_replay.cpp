@@ -24,7 +24,6 @@ struct PeState {
   double op_start = 0;
   double outstanding = 0;  // when the last background put is acknowledged
   std::string waiting_flag;
-  bool in_barrier = false;
   bool done = false;
   std::map<std::string, int> signals;
 };
@@ -124,13 +123,11 @@ class Replay {
         s.waiting_flag = op.flag;
         return;
       case OpKind::Barrier: {
-        s.in_barrier = true;
         const int job = workload_.job_of(pe);
         if (++barrier_arrived_[job] == workload_.job_size(job)) {
           barrier_arrived_[job] = 0;
           const int first = workload_.job_first_pe[static_cast<size_t>(job)];
           for (int q = first; q < first + workload_.job_size(job); ++q) {
-            pes_[static_cast<size_t>(q)].in_barrier = false;
             finish_op(q, s.now + p.barrier_latency);
           }
         }

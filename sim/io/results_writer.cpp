@@ -23,6 +23,17 @@ core::OpKind kind_from(const std::string& name) {
   throw std::runtime_error("results JSON: unknown op '" + name + "'");
 }
 
+// What every JSON output says first: which run it is.
+nlohmann::ordered_json run_identity(const core::RunResult& r) {
+  nlohmann::ordered_json j;
+  j["machine"] = r.machine;
+  j["profile"] = r.profile;
+  j["workload"] = r.workload;
+  j["pes"] = r.pes;
+  j["placement"] = r.placement;
+  return j;
+}
+
 }  // namespace
 
 std::string results_table(const core::RunResult& r) {
@@ -108,12 +119,7 @@ std::string traffic_summary_line(const core::RunResult& r, const core::TrafficRe
   j["max_link_utilisation"] = t.links.empty() ? 0.0 : t.links.front().utilisation;
   j["busiest_link"] = t.links.empty() ? "" : t.links.front().name;
   j["transfers"] = r.transfers.size();
-  nlohmann::ordered_json out;
-  out["machine"] = r.machine;
-  out["profile"] = r.profile;
-  out["workload"] = r.workload;
-  out["pes"] = r.pes;
-  out["placement"] = r.placement;
+  nlohmann::ordered_json out = run_identity(r);
   out["traffic"] = j;
   return out.dump();
 }
@@ -135,12 +141,7 @@ std::string results_csv(const core::RunResult& r) {
 }
 
 std::string results_json(const core::RunResult& r) {
-  nlohmann::ordered_json j;
-  j["machine"] = r.machine;
-  j["profile"] = r.profile;
-  j["workload"] = r.workload;
-  j["pes"] = r.pes;
-  j["placement"] = r.placement;
+  nlohmann::ordered_json j = run_identity(r);
   j["makespan_s"] = r.makespan;
   j["swap_iterations"] = r.swap_iterations;
   if (r.swap_iterations > 0) {
