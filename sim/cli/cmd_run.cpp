@@ -43,7 +43,10 @@ int cmd_run(const RunArgs& a) {
     }
     workload = core::with_background(loaded.workload, bg.workload);
   }
-  const core::RunResult result = engine::simulate(machine, *profile, workload, *placement, a.paje);
+  engine::SimulationOptions options;
+  engine::parse_driver(a.driver, &options.driver);  // CLI11 checked the name
+  options.paje_file = a.paje;
+  const core::RunResult result = engine::simulate(machine, *profile, workload, *placement, options);
   std::optional<core::TrafficReport> traffic;
   if (!loaded.workload.pattern.empty()) {
     const std::string label = loaded.workload.pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;

@@ -21,6 +21,7 @@ struct RunArgs {
   int background_pes = 0;                           // its size; 0: its file's
   std::string background_placement = "contiguous";  // contiguous | random:SEED among the free PEs
   std::string placement = "contiguous";
+  std::string driver = "fast";  // fast | reference (engine/simulation.hpp)
 };
 int cmd_run(const RunArgs& a);
 

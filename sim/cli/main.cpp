@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--size", size_text, "one message size (e.g. 64KiB) instead of the workload's sizes");
   run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line");
   run_cmd->add_option("--paje", run.paje, "also write a SimGrid Paje trace of the run (view it in ViTE)");
+  run_cmd->add_option("--driver", run.driver, "how SimGrid is driven: fast | reference (same model)")
+      ->check(CLI::IsMember({"fast", "reference"}))
+      ->capture_default_str();
   run_cmd->add_option("--background", run.background, "a background job (workload file) on the PEs left free");
   run_cmd->add_option("--background-pes", run.background_pes, "its size (default: its file's pes)")
       ->check(CLI::PositiveNumber);

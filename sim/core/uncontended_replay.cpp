@@ -31,8 +31,9 @@ struct PeState {
 class Replay {
  public:
   Replay(const CostModel& cost, const Workload& w) : cost_(cost), workload_(w), pes_(static_cast<size_t>(w.pes)) {
+    auto programs = w.programs();
     for (int pe = 0; pe < w.pes; ++pe) {
-      pes_[static_cast<size_t>(pe)].program = w.program_of(pe);
+      pes_[static_cast<size_t>(pe)].program = std::move(programs[static_cast<size_t>(pe)]);
       push(0, pe, "");
     }
   }

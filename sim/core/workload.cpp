@@ -85,4 +85,17 @@ std::vector<Op> Workload::program_of(int pe) const {
   return mine;
 }
 
+std::vector<std::vector<Op>> Workload::programs() const {
+  std::vector<std::vector<Op>> all(static_cast<size_t>(pes));
+  for (const Op& op : ops) {
+    if (op.pe != kAllPes) {
+      all[static_cast<size_t>(op.pe)].push_back(op);
+      continue;
+    }
+    const int first = job_first_pe[static_cast<size_t>(op.job)];
+    for (int pe = first; pe < first + job_size(op.job); ++pe) all[static_cast<size_t>(pe)].push_back(op);
+  }
+  return all;
+}
+
 }  // namespace t3sim::core

@@ -66,6 +66,8 @@ struct Workload {
 
   // The operations PE `pe` runs, in order (barriers included).
   std::vector<Op> program_of(int pe) const;
+  // Every PE's program at once, in one pass over the ops (program_of for each PE would be quadratic).
+  std::vector<std::vector<Op>> programs() const;
 };
 
 }  // namespace t3sim::core

@@ -3,19 +3,20 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/engine/op_description.hpp"
+
 namespace t3sim::engine {
 
 void ShmemPe::operator()() {
   std::string& doing = (*ctx_.doing)[static_cast<size_t>(pe_)];
   for (const core::Op& op : program_) {
-    doing = std::string(core::op_kind_name(op.kind)) + (op.flag.empty() ? "" : " for flag '" + op.flag + "'") +
-            (op.peer >= 0 ? " with PE " + std::to_string(op.peer) : "") + " (step " + std::to_string(op.step) + ")";
+    doing = describe_op(op);
     const double start = sg4::Engine::get_clock();
     run_op(op);
     (*ctx_.records)[static_cast<size_t>(pe_)].push_back(
         {op.step, op.iteration, op.label, op.kind, pe_, op.peer, op.bytes, start, sg4::Engine::get_clock()});
   }
-  doing = "quiet at the end of its program";
+  doing = kFinalQuiet;
   quiet();  // a PE's program ends when its puts are delivered
   doing.clear();
 }

@@ -3,6 +3,8 @@
 // PE's exchange time is bytes / (its share of the bottleneck).
 #include <gtest/gtest.h>
 
+#include "driver_under_test.hpp"
+
 #include "../unit/test_machine.hpp"
 #include "sim/core/job_placement.hpp"
 #include "sim/core/traffic_pattern.hpp"
@@ -41,7 +43,7 @@ Outcome run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
   core::Workload w = test::workload("pattern", pes, {});
   core::append_pattern_measurement(w.ops, spec, pes, kBytes, 0);
   const auto placement = core::JobPlacement::contiguous(m, pes);
-  Outcome o{engine::simulate(m, m.profiles[0], w, placement), {}};
+  Outcome o{engine::simulate(m, m.profiles[0], w, placement, driver_under_test()), {}};
   o.report = core::traffic_report(m, placement, o.run, core::kExchangeLabel);
   return o;
 }
@@ -131,7 +133,7 @@ TEST(Contention, BackgroundJobSharesTheLinksButNotTheReport) {
   core::append_pattern_measurement(bg.ops, shift, 2, kBytes, 0);
   const core::Workload both = core::with_background(job, bg);
   const auto placement = core::JobPlacement::list(m, {0, 1, 7, 2});
-  const auto run = engine::simulate(m, m.profiles[0], both, placement);
+  const auto run = engine::simulate(m, m.profiles[0], both, placement, driver_under_test());
   const auto report = core::traffic_report(m, placement, run, core::kExchangeLabel, 2);
   ASSERT_EQ(report.sizes.size(), 1u);
   // So each job PE gets half a link, where alone it would get all of it.

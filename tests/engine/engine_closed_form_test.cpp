@@ -2,6 +2,8 @@
 // process: ctest runs every test in its own process) and compares to 1e-9 relative.
 #include <gtest/gtest.h>
 
+#include "driver_under_test.hpp"
+
 #include "../unit/test_machine.hpp"
 #include "sim/core/cost_model.hpp"
 #include "sim/core/swap_statistics.hpp"
@@ -46,7 +48,7 @@ TEST(Engine, SingleOperationsMatchClosedForm) {
                                     {op(OpKind::Get, 0, 0, 4000, "local"), op(OpKind::Get, 0, 1, 1e6, "get1hop"),
                                      op(OpKind::Get, 0, 9, 1e6, "get3hop"), op(OpKind::Put, 0, 1, 1e6, "put1hop"),
                                      op(OpKind::Put, 0, 9, 12345, "put3hop")});
-  const auto r = engine::simulate(m, m.profiles[0], w);
+  const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   for (const auto& o : w.ops) expect_close(record(r, o.label, 0).duration(), cost.uncontended_time(o));
   EXPECT_EQ(cost.hops(0, 9), 3);
 }
@@ -56,7 +58,7 @@ TEST(Engine, NewsletterRunEqualsUncontendedReplay) {
   const auto w = io::load_workload(std::string(T3SIM_SOURCE_DIR) + "/workloads/newsletter-shmem-get.yaml").workload;
   for (const auto& profile : m.profiles) {
     if (profile.name != "default") continue;  // one engine per process
-    const auto r = engine::simulate(m, profile, w);
+    const auto r = engine::simulate(m, profile, w, driver_under_test());
     const auto predicted = core::replay_uncontended(core::CostModel(m, profile), w).records;
     ASSERT_EQ(r.records.size(), predicted.size());
     for (size_t i = 0; i < predicted.size(); ++i) {
@@ -74,7 +76,7 @@ TEST(Engine, TwoFlowsShareALinkFairly) {
   // Node 0 (0,0,0) -> node 12 (0,0,2) runs z+ through node 6; node 6 -> node 12 shares link n6.z+.
   core::Workload w =
       t3sim::test::workload("share", 24, {op(OpKind::Put, 0, 12, 1e6, "long"), op(OpKind::Put, 6, 12, 1e6, "short")});
-  const auto r = engine::simulate(m, m.profiles[0], w);
+  const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   const double want = m.profiles[0].call_overhead + 1e6 / (m.network.link_bandwidth / 2);
   expect_close(record(r, "long", 0).duration(), want);
   expect_close(record(r, "short", 6).duration(), want);
@@ -93,7 +95,7 @@ TEST(Engine, TwoPesOfANodeShareItsInterface) {
   // data shares node 1's injection and node 0's ejection.
   core::Workload w =
       t3sim::test::workload("nic", 4, {op(OpKind::Get, 0, 2, 1e6, "a"), op(OpKind::Get, 1, 3, 1e6, "b")});
-  const auto r = engine::simulate(m, m.profiles[0], w);
+  const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   const double want = m.profiles[0].call_overhead + 16 / 50e6 + 1e6 / 50e6;
   expect_close(record(r, "a", 0).duration(), want);
   expect_close(record(r, "b", 1).duration(), want);
@@ -104,7 +106,7 @@ TEST(Engine, NonBlockingPutCompletesAtQuiet) {
   const core::CostModel cost(m, m.profiles[0]);
   core::Op quiet = op(OpKind::Quiet, 0, -1, 0, "quiet");
   core::Workload w = t3sim::test::workload("nb", 24, {op(OpKind::Put, 0, 9, 1e6, "put", false), quiet});
-  const auto r = engine::simulate(m, m.profiles[0], w);
+  const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   expect_close(record(r, "put", 0).duration(), m.profiles[0].call_overhead);
   expect_close(record(r, "quiet", 0).end, cost.uncontended_time(op(OpKind::Put, 0, 9, 1e6, "put")));
 }
@@ -117,7 +119,7 @@ TEST(Engine, BarrierWaitsForTheSlowestPe) {
   fast.seconds = 1e-6;
   core::Op barrier = op(OpKind::Barrier, core::kAllPes, -1, 0, "sync");
   core::Workload w = t3sim::test::workload("barrier", 2, {slow, fast, barrier});
-  const auto r = engine::simulate(m, m.profiles[0], w);
+  const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   expect_close(record(r, "slow", 0).duration(), 5e-6);
   expect_close(record(r, "fast", 1).duration(), 1e-6);
   expect_close(record(r, "sync", 0).end, 5e-6 + m.profiles[0].barrier_latency);
@@ -133,7 +135,7 @@ TEST(Engine, SignalledPutWakesTheWaitingPe) {
   core::Op wait = op(OpKind::Wait, 9, -1, 0, "wait");
   wait.flag = "data";
   core::Workload w = t3sim::test::workload("signal", 24, {put, wait});
-  const auto r = engine::simulate(m, m.profiles[0], w);
+  const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   // The data arrives after call_overhead + latency + bytes/rate; the ack latency comes after that.
   const double arrival = m.profiles[0].call_overhead + cost.latency(0, 9) +
                          5e5 / std::min(cost.bottleneck(0, 9), m.profiles[0].put_bandwidth);
@@ -146,7 +148,7 @@ TEST(Engine, NonblockingSendSwapMatchesClosedForm) {
   m.profiles[0].message_overhead = 3e-6;
   const core::CostModel cost(m, m.profiles[0]);
   const auto w = io::load_workload(std::string(T3SIM_TEST_DATA) + "/workload/swap_valid.yaml").workload;
-  const auto r = engine::simulate(m, m.profiles[0], w);
+  const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   const core::SwapStatistics st = core::swap_statistics(r, w.swap_iterations);
   ASSERT_EQ(st.curve.size(), 2u);
   // PEs 0<->2 and 1<->3 share no link on the 2x3x4 torus (0->2 is y+, 1->3 is y+ in the other column).
@@ -166,7 +168,7 @@ TEST_P(SwapProtocolAgrees, EngineEqualsReplay) {
   const auto w =
       io::load_workload(std::string(T3SIM_TEST_DATA) + "/workload/swap_valid.yaml", {{"protocol", GetParam()}})
           .workload;
-  const auto sim = engine::simulate(m, m.profiles[0], w);
+  const auto sim = engine::simulate(m, m.profiles[0], w, driver_under_test());
   const auto rep = core::replay_uncontended(core::CostModel(m, m.profiles[0]), w);
   ASSERT_EQ(sim.records.size(), rep.records.size());
   for (size_t i = 0; i < rep.records.size(); ++i) {

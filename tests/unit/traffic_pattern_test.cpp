@@ -81,3 +81,26 @@ TEST(TrafficPattern, BalancedGridIsTheMostCubic) {
   EXPECT_EQ(balanced_grid(128), (Coord{4, 4, 8}));
   EXPECT_EQ(balanced_grid(7), (Coord{1, 1, 7}));
 }
+
+TEST(Workload, ProgramsMatchProgramOfEveryPeWithABackgroundJob) {
+  Workload main;
+  main.pes = 4;
+  append_pattern_measurement(main.ops, spec(PatternKind::Shift), 4, 1024, 0);
+  Workload bg;
+  bg.pes = 3;
+  append_pattern_measurement(bg.ops, spec(PatternKind::Shift), 3, 512, 0);
+  const Workload both = with_background(main, bg);
+  const auto all = both.programs();
+  ASSERT_EQ(all.size(), 7u);
+  for (int pe = 0; pe < both.pes; ++pe) {
+    const auto one = both.program_of(pe);
+    ASSERT_EQ(all[static_cast<size_t>(pe)].size(), one.size()) << pe;
+    for (size_t i = 0; i < one.size(); ++i) {
+      EXPECT_EQ(all[static_cast<size_t>(pe)][i].kind, one[i].kind);
+      EXPECT_EQ(all[static_cast<size_t>(pe)][i].peer, one[i].peer);
+      EXPECT_EQ(all[static_cast<size_t>(pe)][i].job, one[i].job);
+    }
+  }
+  EXPECT_EQ(all[5].front().kind, OpKind::Barrier);  // the background job's own barrier
+  EXPECT_EQ(all[5].front().job, 1);
+}
