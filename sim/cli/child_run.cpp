@@ -1,29 +1,26 @@
 #include "sim/cli/child_run.hpp"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <stdexcept>
-#include <vector>
 
 #include "sim/io/results_writer.hpp"
 
 namespace t3sim::cli {
 
-core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
-                             const std::map<std::string, std::string>& variables) {
-  std::vector<std::string> args = {"t3sim",  "run",       "--machine", machine, "--workload",
-                                   workload, "--profile", profile,     "--json"};
-  for (const auto& [name, value] : variables) {
-    args.push_back("--set");
-    args.push_back(name + "=" + value);
-  }
+ChildOutcome run_child(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"t3sim"};
+  all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
-  for (auto& s : args) argv.push_back(s.data());
+  for (auto& s : all) argv.push_back(s.data());
   argv.push_back(nullptr);
 
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a child run");
+  const auto started = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a child run");
   if (pid == 0) {
@@ -34,17 +31,32 @@ core::RunResult run_in_child(const std::string& machine, const std::string& work
     _exit(127);
   }
   close(fds[1]);
-  std::string out;
+  ChildOutcome o;
   char buf[65536];
   ssize_t n = 0;
-  while ((n = read(fds[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) o.out.append(buf, static_cast<size_t>(n));
   close(fds[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);  // the child's own peak resident set, not this process's
+  o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  o.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // Linux reports KiB
+  o.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
+                             const std::map<std::string, std::string>& variables) {
+  std::vector<std::string> args = {"run", "--machine", machine, "--workload", workload, "--profile", profile, "--json"};
+  for (const auto& [name, value] : variables) {
+    args.push_back("--set");
+    args.push_back(name + "=" + value);
+  }
+  const ChildOutcome o = run_child(args);
+  if (o.exit_status != 0)
     throw std::runtime_error("child run of " + workload + " on " + machine + " (profile " + profile +
-                             ") failed with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1));
-  return io::parse_results_json(out);
+                             ") failed with status " + std::to_string(o.exit_status));
+  return io::parse_results_json(o.out);
 }
 
 }  // namespace t3sim::cli

@@ -1,14 +1,25 @@
-// Runs `t3sim run ... --json` in a child process and reads its results: SimGrid 3.32 allows one
-// simulation per process, so every command that needs several runs goes through here.
+// Runs t3sim itself in child processes: SimGrid 3.32 allows one simulation per process, so every
+// command that needs several runs (validate, calibrate, sweep, bench) goes through here.
 #pragma once
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/core/results.hpp"
 
 namespace t3sim::cli {
 
-// Throws std::runtime_error with the child's exit status when the run fails.
+struct ChildOutcome {
+  int exit_status = -1;  // -1: killed by a signal
+  std::string out;       // its standard output
+  double wall_s = 0;     // from fork to exit
+  double peak_rss_bytes = 0;
+};
+
+// Runs `t3sim ARGS...` (args without the program name) and waits for it.
+ChildOutcome run_child(const std::vector<std::string>& args);
+
+// `t3sim run ... --json` in a child; throws std::runtime_error with the child's exit status on failure.
 core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
                              const std::map<std::string, std::string>& variables = {});
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <vector>
 
 namespace t3sim::cli {
 
@@ -22,8 +23,18 @@ struct RunArgs {
   std::string background_placement = "contiguous";  // contiguous | random:SEED among the free PEs
   std::string placement = "contiguous";
   std::string driver = "fast";  // fast | reference (engine/simulation.hpp)
+  std::string transfers_file;   // also write the data movements (CSV) here
 };
 int cmd_run(const RunArgs& a);
+
+struct BenchArgs {
+  std::string suite = "bench/suite.yaml";
+  std::vector<std::string> cases;  // only these (default: all)
+  int repeat = 3;                  // runs per case with the fast driver
+  int reference_repeat = 1;        // runs per case with the reference driver; 0: skip it
+  std::string out_dir = "build/bench";
+};
+int cmd_bench(const BenchArgs& a);
 
 int cmd_route(const std::string& machine, int src_pe, int dst_pe);
 int cmd_describe(const std::string& what);

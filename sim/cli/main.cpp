@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--driver", run.driver, "how SimGrid is driven: fast | reference (same model)")
       ->check(CLI::IsMember({"fast", "reference"}))
       ->capture_default_str();
+  run_cmd->add_option("--transfers", run.transfers_file, "also write every data movement (CSV) to this file");
   run_cmd->add_option("--background", run.background, "a background job (workload file) on the PEs left free");
   run_cmd->add_option("--background-pes", run.background_pes, "its size (default: its file's pes)")
       ->check(CLI::PositiveNumber);
@@ -76,6 +77,20 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("SPEC", sweep.spec, "sweep file (YAML)")->required();
   sweep_cmd->add_option("--out", sweep.out_dir, "results folder (default: sweep-NAME); rerun to resume");
 
+  BenchArgs bench;
+  auto* bench_cmd =
+      app.add_subcommand("bench", "Measure speed: the fixed benchmark suite, fast driver against the reference driver");
+  bench_cmd->add_option("SUITE", bench.suite, "suite file (YAML)")->capture_default_str();
+  bench_cmd->add_option("--cases", bench.cases, "only these cases (by name)");
+  bench_cmd->add_option("--repeat", bench.repeat, "runs per case with the fast driver (the median is reported)")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  bench_cmd->add_option("--reference-repeat", bench.reference_repeat, "runs with the reference driver; 0: skip it")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  bench_cmd->add_option("--out", bench.out_dir, "folder for bench.csv, bench.json and the runs' transfers")
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -109,6 +124,7 @@ int main(int argc, char** argv) {
     if (*val_cmd) return cmd_validate(val);
     if (*cal_cmd) return cmd_calibrate(cal);
     if (*sweep_cmd) return cmd_sweep(sweep);
+    if (*bench_cmd) return cmd_bench(bench);
   } catch (const t3sim::io::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -18,9 +18,11 @@ constexpr NameTable<PatternKind, 10> kKinds = {{PatternKind::Shift, "shift"},
 
 bool uses_grid(PatternKind k) { return k == PatternKind::DimShift || k == PatternKind::Neighbor; }
 
-int isqrt(int n) {
-  int r = 0;
-  while ((r + 1) * (r + 1) <= n) ++r;
+// Rows of the most square r x c matrix of n elements (r <= c, r the largest divisor <= sqrt(n)).
+int transpose_rows(int n) {
+  int r = 1;
+  for (int d = 1; d * d <= n; ++d)
+    if (n % d == 0) r = d;
   return r;
 }
 
@@ -35,9 +37,10 @@ void append_exchange(std::vector<Op>& ops, const PatternSpec& spec, int pes, dou
   const auto dests = pattern_destinations(spec, pes);
   std::vector<int> incoming(static_cast<size_t>(pes), 0);
   for (const auto& list : dests)
-    for (int d : list) ++incoming[static_cast<size_t>(d)];
+    for (int d : list) incoming[static_cast<size_t>(d)] += spec.messages;
   for (int p = 0; p < pes; ++p) {
-    const auto& list = dests[static_cast<size_t>(p)];
+    std::vector<int> list;  // each destination `messages` times, back to back
+    for (int d : dests[static_cast<size_t>(p)]) list.insert(list.end(), static_cast<size_t>(spec.messages), d);
     const size_t window = spec.kind == PatternKind::AllToAll ? static_cast<size_t>(spec.window) : list.size();
     for (size_t i = 0; i < list.size(); ++i) {
       ops.push_back(make(OpKind::Put, p, list[i], bytes, "msg", size_index));
@@ -103,6 +106,7 @@ bool parse_pattern_kind(const std::string& name, PatternKind* out) {
 std::string pattern_problem(const PatternSpec& spec, int pes) {
   if (pes < 2) return "a pattern needs at least 2 PEs";
   if (spec.repetitions < 1) return "repetitions must be >= 1";
+  if (spec.messages < 1) return "messages must be >= 1";
   if (uses_grid(spec.kind) && spec.grid[0] * spec.grid[1] * spec.grid[2] != pes)
     return "grid " + std::to_string(spec.grid[0]) + "x" + std::to_string(spec.grid[1]) + "x" +
            std::to_string(spec.grid[2]) + " does not hold exactly " + std::to_string(pes) + " PEs";
@@ -115,10 +119,7 @@ std::string pattern_problem(const PatternSpec& spec, int pes) {
         return "the shift along that dimension sends every PE to itself";
       break;
     case PatternKind::Transpose:
-      if (isqrt(pes) * isqrt(pes) != pes) return "transpose needs a square number of PEs";
-      break;
-    case PatternKind::BitComplement:
-      if ((pes & (pes - 1)) != 0) return "bit_complement needs a power-of-two number of PEs";
+      if (transpose_rows(pes) == 1) return "transpose needs a PE count with a factor other than 1 (got a prime)";
       break;
     case PatternKind::AllToAll:
       if (spec.window < 1) return "window must be >= 1";
@@ -140,7 +141,8 @@ std::vector<std::vector<int>> pattern_destinations(const PatternSpec& spec, int 
   std::vector<std::vector<int>> d(static_cast<size_t>(pes));
   const Coord& g = spec.grid;
   const auto perm = spec.kind == PatternKind::RandomPerm ? seeded_permutation(pes, spec.seed) : std::vector<int>{};
-  const int r = isqrt(pes);
+  const int rows = transpose_rows(pes);
+  const int cols = pes / rows;
   for (int p = 0; p < pes; ++p) {
     auto& out = d[static_cast<size_t>(p)];
     switch (spec.kind) {
@@ -164,11 +166,13 @@ std::vector<std::vector<int>> pattern_destinations(const PatternSpec& spec, int 
           }
         }
         break;
-      case PatternKind::Transpose:
-        if (p / r != p % r) out.push_back((p % r) * r + p / r);
+      case PatternKind::Transpose: {  // element (i, j) of the rows x cols matrix moves to (j, i) of its transpose
+        const int to = (p % cols) * rows + p / cols;
+        if (to != p) out.push_back(to);
         break;
-      case PatternKind::BitComplement:
-        out.push_back(pes - 1 - p);
+      }
+      case PatternKind::BitComplement:  // for N not a power of two: the reversal, whose middle PE stays
+        if (pes - 1 - p != p) out.push_back(pes - 1 - p);
         break;
       case PatternKind::RandomPerm:
         if (perm[static_cast<size_t>(p)] != p) out.push_back(perm[static_cast<size_t>(p)]);

@@ -1,13 +1,18 @@
 // Synthetic traffic patterns over a job's PEs, for what-if studies. Each pattern gives every PE the
 // list of PEs it sends one message to per repetition; an exchange is: every PE puts its messages
 // (non-blocking, each signalling "msg" at its target), waits for every message addressed to it, then
-// quiets. Grid patterns see the job's PEs as a logical X x Y x Z grid, x fastest (`grid`).
+// quiets. `messages` > 1 sends that many messages to each destination, all in flight together (the
+// all_to_all window still counts each one). Grid patterns see the job's PEs as a logical X x Y x Z grid, x fastest
+// (`grid`).
 //
 //   shift          p -> (p + distance) mod N
 //   dim_shift      along one grid dimension: x -> (x + distance) mod X (a "tornado" with distance ceil(X/2)-1)
 //   neighbor       3D halo: each PE to its 6 grid neighbours (+-x, +-y, +-z; a dimension of size 1 is skipped)
-//   transpose      N = r*r: p = i*r + j -> j*r + i (the diagonal sends nothing)
-//   bit_complement N a power of two: p -> (N-1) - p
+//   transpose      N = r*c, the most square factorisation (r <= c): element p = i*c + j of an r x c
+//                  matrix moves to j*r + i of its c x r transpose (fixed points send nothing; N prime
+//                  is rejected). For N = r*r this is the classic i*r + j -> j*r + i.
+//   bit_complement p -> (N-1) - p: the bit complement when N is a power of two, the reversal otherwise
+//                  (for odd N the middle PE sends nothing)
 //   random_perm    a seeded random permutation (fixed points send nothing)
 //   all_to_all     p -> p+1, p+2, ... p+N-1 (mod N), at most `window` messages in flight per PE
 //   hot_spot       every PE but the target -> target
@@ -46,6 +51,7 @@ struct PatternSpec {
   int target = 0;       // hot_spot
   int root = 0;         // broadcast, reduction
   int repetitions = 1;
+  int messages = 1;  // messages per destination per repetition (exchange patterns)
 };
 
 const char* pattern_kind_name(PatternKind k);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 
 #include "sim/core/swap_statistics.hpp"
@@ -128,6 +129,25 @@ std::string transfers_csv(const core::RunResult& r) {
   std::string out = "src,dst,bytes,start_s,end_s,iteration\n";
   for (const auto& t : r.transfers)
     out += fmt::format("{},{},{:.0f},{:.12e},{:.12e},{}\n", t.src, t.dst, t.bytes, t.start, t.end, t.iteration);
+  return out;
+}
+
+std::vector<core::Transfer> parse_transfers_csv(const std::string& text, const std::string& name) {
+  std::vector<core::Transfer> out;
+  std::istringstream in(text);
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    if (++line_no == 1 || line.empty()) continue;  // the header
+    core::Transfer t;
+    char c[5] = {};
+    std::istringstream row(line);
+    if (!(row >> t.src >> c[0] >> t.dst >> c[1] >> t.bytes >> c[2] >> t.start >> c[3] >> t.end >> c[4] >>
+          t.iteration) ||
+        std::string(c, 5) != ",,,,,")
+      throw std::runtime_error(name + ":" + std::to_string(line_no) + ": not a transfers row: " + line);
+    out.push_back(t);
+  }
   return out;
 }
 

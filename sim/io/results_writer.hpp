@@ -24,5 +24,7 @@ std::string swap_summary(const core::RunResult& r);
 std::string results_json(const core::RunResult& r);
 // Throws std::runtime_error on text that is not a results JSON.
 core::RunResult parse_results_json(const std::string& text);
+// The inverse of transfers_csv; throws std::runtime_error naming the line of a malformed row.
+std::vector<core::Transfer> parse_transfers_csv(const std::string& text, const std::string& name);
 
 }  // namespace t3sim::io

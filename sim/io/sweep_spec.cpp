@@ -13,15 +13,8 @@ std::vector<std::string> paths(MapReader& m, const std::string& key) {
   const YAML::Node list = sequence_value(m.required(key), m.file(), key);
   if (list.size() == 0) throw InputError(pos_of(m.file(), list), key, "must list at least one file");
   std::vector<std::string> out;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const std::filesystem::path p(scalar_text(list[i], m.file(), key));
-    const std::string full =
-        p.is_absolute() ? p.string() : (std::filesystem::path(m.file()).parent_path() / p).lexically_normal().string();
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(full, ec))
-      throw InputError(pos_of(m.file(), list[i]), key + "[" + std::to_string(i) + "]", "no such file", full);
-    out.push_back(full);
-  }
+  for (size_t i = 0; i < list.size(); ++i)
+    out.push_back(existing_file_value(list[i], m.file(), key + "[" + std::to_string(i) + "]"));
   return out;
 }
 

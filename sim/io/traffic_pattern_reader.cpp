@@ -23,6 +23,8 @@ core::PatternSpec read_traffic_pattern(const std::string& kind, const YAML::Node
     return n ? resolve_int(*n, ctx, m.child_path(key), lo, hi) : fallback;
   };
   spec.repetitions = static_cast<int>(integer("repetitions", 1, 100000, 1));
+  if (spec.kind != core::PatternKind::Broadcast && spec.kind != core::PatternKind::Reduction)
+    spec.messages = static_cast<int>(integer("messages", 1, 1024, 1));
   switch (spec.kind) {
     case core::PatternKind::Shift:
       spec.distance = static_cast<int>(integer("distance", -1000000, 1000000, 1));

@@ -59,6 +59,8 @@ long integer_value(const YAML::Node& n, const std::string& file, const std::stri
 double quantity_value(const YAML::Node& n, const std::string& file, const std::string& key, core::Quantity q);
 bool bool_value(const YAML::Node& n, const std::string& file, const std::string& key);
 YAML::Node sequence_value(const YAML::Node& n, const std::string& file, const std::string& key);
+// A path to an existing regular file, relative to the directory of `file` unless absolute; normalised.
+std::string existing_file_value(const YAML::Node& n, const std::string& file, const std::string& key);
 void check_schema_version(MapReader& top);
 
 }  // namespace t3sim::io

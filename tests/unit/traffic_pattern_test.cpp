@@ -37,6 +37,44 @@ TEST(TrafficPattern, DestinationsOfEachKind) {
   EXPECT_TRUE(pattern_destinations(s, 4)[2].empty());
 }
 
+TEST(TrafficPattern, TransposeAndComplementWorkOnAnyCompositeCount) {
+  // 532 = 19 x 28: every PE but the fixed points sends once, and nobody receives twice.
+  for (PatternKind k : {PatternKind::Transpose, PatternKind::BitComplement}) {
+    const auto d = pattern_destinations(spec(k), 532);
+    std::set<int> targets;
+    size_t senders = 0;
+    for (size_t p = 0; p < d.size(); ++p)
+      for (int t : d[p]) {
+        EXPECT_NE(t, static_cast<int>(p));
+        targets.insert(t);
+        ++senders;
+      }
+    EXPECT_EQ(targets.size(), senders);
+    EXPECT_GE(senders, 500u);
+  }
+  // 8 = 2 x 4: element (0,1) = PE 1 goes to (1,0) of the 4 x 2 transpose = PE 2.
+  EXPECT_EQ(pattern_destinations(spec(PatternKind::Transpose), 8)[1], std::vector<int>{2});
+  // Odd N: the reversal keeps the middle PE still.
+  EXPECT_TRUE(pattern_destinations(spec(PatternKind::BitComplement), 7)[3].empty());
+}
+
+TEST(TrafficPattern, MessagesPerDestinationAreAllInFlight) {
+  auto s = spec(PatternKind::Shift);
+  s.messages = 3;
+  std::vector<Op> ops;
+  append_pattern_measurement(ops, s, 4, 1024, 0);
+  int puts = 0, waits = 0, quiets = 0;
+  for (const Op& op : ops)
+    if (op.pe == 0) {
+      puts += op.kind == OpKind::Put;
+      waits += op.kind == OpKind::Wait;
+      quiets += op.kind == OpKind::Quiet;
+    }
+  EXPECT_EQ(puts, 3);
+  EXPECT_EQ(waits, 3);
+  EXPECT_EQ(quiets, 1);  // one quiet after all three: they overlap
+}
+
 TEST(TrafficPattern, RandomPermutationIsSeededAndAPermutation) {
   auto s = spec(PatternKind::RandomPerm);
   s.seed = 5;
@@ -50,8 +88,12 @@ TEST(TrafficPattern, RandomPermutationIsSeededAndAPermutation) {
 }
 
 TEST(TrafficPattern, ProblemsAreNamed) {
-  EXPECT_NE(pattern_problem(spec(PatternKind::Transpose), 8), "");
-  EXPECT_NE(pattern_problem(spec(PatternKind::BitComplement), 6), "");
+  EXPECT_NE(pattern_problem(spec(PatternKind::Transpose), 7), "");  // a prime: no matrix to transpose
+  EXPECT_EQ(pattern_problem(spec(PatternKind::Transpose), 8), "");
+  EXPECT_EQ(pattern_problem(spec(PatternKind::BitComplement), 6), "");
+  auto m = spec(PatternKind::Shift);
+  m.messages = 0;
+  EXPECT_NE(pattern_problem(m, 8), "");
   auto s = spec(PatternKind::Shift);
   s.distance = 8;
   EXPECT_NE(pattern_problem(s, 8), "");

@@ -76,7 +76,9 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"pattern_two_kinds", "pattern: must name exactly one pattern"},
         RejectionCase{"pattern_grid_mismatch", "pattern.dim_shift: grid 4x4x1 does not hold exactly 8 PEs"},
         RejectionCase{"pattern_dim_unknown", "pattern.dim_shift.dim: must be x, y or z \\(got 'w'\\)"},
-        RejectionCase{"pattern_transpose_not_square", "pattern.transpose: transpose needs a square number of PEs"},
+        RejectionCase{"pattern_transpose_prime",
+                      "pattern.transpose: transpose needs a PE count with a factor other than 1 \\(got a prime\\)"},
+        RejectionCase{"pattern_messages_zero", "pattern.random_perm.messages: must be between 1 and 1024"},
         RejectionCase{"swap_pairing_bad", "pattern.swap.pairing: K must be between 1 and pes-1 \\(got 'xor:9'\\)"},
         RejectionCase{"missing_name", "name: required key is missing"}),
     t3sim::test::rule_name);

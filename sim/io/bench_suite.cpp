@@ -1,0 +1,59 @@
+#include "sim/io/bench_suite.hpp"
+
+#include <set>
+
+#include "sim/core/units.hpp"
+#include "sim/io/input_error.hpp"
+#include "sim/io/yaml_map.hpp"
+
+namespace t3sim::io {
+namespace {
+
+bool is_id(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  return true;
+}
+
+BenchCase read_case(const YAML::Node& node, const std::string& file, const std::string& path) {
+  MapReader m(node, file, path);
+  BenchCase c;
+  c.name = m.string_at("name");
+  if (!is_id(c.name))
+    throw InputError(m.key_pos("name"), m.child_path("name"), "names are lower-case letters, digits and -", c.name);
+  c.doc = m.string_at("doc");
+  c.machine = existing_file_value(m.required("machine"), file, m.child_path("machine"));
+  c.workload = existing_file_value(m.required("workload"), file, m.child_path("workload"));
+  c.pes = static_cast<int>(m.integer_at("pes", 2, 1 << 20));
+  c.bytes = m.quantity_at("size", core::Quantity::Size);
+  if (auto set = m.optional("set")) {
+    MapReader vars(*set, file, m.child_path("set"));
+    for (const std::string& k : vars.keys()) c.variables[k] = scalar_text(vars.lookup(k), file, vars.child_path(k));
+  }
+  m.finish();
+  return c;
+}
+
+}  // namespace
+
+BenchSuite load_bench_suite(const std::string& path) {
+  const YAML::Node root = load_yaml_file(path);
+  MapReader top(root, path, "");
+  check_schema_version(top);
+  BenchSuite s;
+  s.name = top.string_at("name");
+  const YAML::Node list = sequence_value(top.required("cases"), path, "cases");
+  if (list.size() == 0) throw InputError(pos_of(path, list), "cases", "must list at least one case");
+  std::set<std::string> names;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string key = "cases[" + std::to_string(i) + "]";
+    s.cases.push_back(read_case(list[i], path, key));
+    if (!names.insert(s.cases.back().name).second)
+      throw InputError(pos_of(path, list[i]), key + ".name", "another case has this name", s.cases.back().name);
+  }
+  top.finish();
+  return s;
+}
+
+}  // namespace t3sim::io

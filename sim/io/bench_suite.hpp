@@ -1,0 +1,28 @@
+// The benchmark suite of `t3sim bench`: fixed cases, each one `t3sim run` of a machine, a workload,
+// a job size, one message size and workload variables. Read from a suite file (strict YAML, paths
+// relative to it), e.g. bench/suite.yaml.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace t3sim::io {
+
+struct BenchCase {
+  std::string name;  // short id, [a-z0-9-]
+  std::string doc;
+  std::string machine;   // resolved path
+  std::string workload;  // resolved path
+  int pes = 0;
+  double bytes = 0;
+  std::map<std::string, std::string> variables;  // --set NAME=VALUE
+};
+
+struct BenchSuite {
+  std::string name;
+  std::vector<BenchCase> cases;
+};
+
+BenchSuite load_bench_suite(const std::string& path);
+
+}  // namespace t3sim::io
