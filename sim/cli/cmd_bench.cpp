@@ -19,6 +19,7 @@
 #include "sim/io/atomic_file.hpp"
 #include "sim/io/bench_suite.hpp"
 #include "sim/io/input_error.hpp"
+#include "sim/io/machine_loader.hpp"
 #include "sim/io/results_writer.hpp"
 
 namespace t3sim::cli {
@@ -39,24 +40,17 @@ double median(std::vector<double> v) {
   return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int repeat, const std::string& out_dir) {
+// `tag` names a variant of the driver's runs (its transfers file and its rows).
+DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int repeat, const std::string& out_dir,
+                      const std::string& tag = "") {
   DriverRuns r;
-  r.driver = driver;
-  r.transfers_path = out_dir + "/" + c.name + "." + driver + ".transfers.csv";
-  std::vector<std::string> args = {"run",
-                                   "--machine",
-                                   c.machine,
-                                   "--workload",
-                                   c.workload,
-                                   "--pes",
-                                   std::to_string(c.pes),
-                                   "--size",
-                                   fmt::format("{:.0f}B", c.bytes),
-                                   "--summary",
-                                   "--driver",
-                                   driver,
-                                   "--transfers",
-                                   r.transfers_path};
+  r.driver = driver + tag;
+  r.transfers_path = out_dir + "/" + c.name + "." + r.driver + ".transfers.csv";
+  std::vector<std::string> args = {"run", "--machine", c.machine, "--workload", c.workload};
+  for (const std::string& s :
+       {std::string("--pes"), std::to_string(c.pes), std::string("--size"), fmt::format("{:.0f}B", c.bytes),
+        std::string("--summary"), std::string("--driver"), driver, std::string("--transfers"), r.transfers_path})
+    args.push_back(s);
   for (const auto& [name, value] : c.variables) {
     args.push_back("--set");
     args.push_back(name + "=" + value);
@@ -64,14 +58,14 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
   for (int i = 0; i < repeat; ++i) {
     const ChildOutcome o = run_child(args);
     if (o.exit_status != 0)
-      throw std::runtime_error("bench case " + c.name + " (" + driver + " driver) failed with status " +
+      throw std::runtime_error("bench case " + c.name + " (" + r.driver + ") failed with status " +
                                std::to_string(o.exit_status));
     r.walls.push_back(o.wall_s);
     r.rss.push_back(o.peak_rss_bytes);
     const auto j = nlohmann::json::parse(o.out);
     r.makespan = j.at("traffic").at("makespan_s").get<double>();
     r.messages = j.at("traffic").at("transfers").get<size_t>();
-    std::cerr << fmt::format("  {} {} run {}/{}: {:.2f} s, {:.0f} MiB\n", c.name, driver, i + 1, repeat, o.wall_s,
+    std::cerr << fmt::format("  {} {} run {}/{}: {:.2f} s, {:.0f} MiB\n", c.name, r.driver, i + 1, repeat, o.wall_s,
                              o.peak_rss_bytes / 1048576.0);
   }
   return r;
@@ -82,6 +76,32 @@ std::vector<core::Transfer> read_transfers(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return io::parse_transfers_csv(text.str(), path);
+}
+
+// The case's machine with router_delay scaled by 1 + 1e-9, as a derived machine file in out_dir.
+io::BenchCase perturbed(const io::BenchCase& c, const std::string& out_dir) {
+  const core::MachineSpec m = io::load_machine(c.machine);
+  io::BenchCase p = c;
+  p.machine = out_dir + "/" + c.name + ".perturbed.yaml";
+  const double delay = m.network.router_delay * (1 + 1e-9);
+  io::write_file_atomically(
+      p.machine,
+      fmt::format("# {}'s machine with router_delay x (1 + 1e-9): the noise floor of `t3sim bench --noise-floor`.\n"
+                  "schema_version: 1\nbase: {}\nname: {}-perturbed\ndoc: noise-floor twin of {}\n"
+                  "network:\n  router_delay: {:.17g}s\nprovenance:\n  network.router_delay: the base value x (1 + "
+                  "1e-9)\n",
+                  c.name, std::filesystem::absolute(c.machine).string(), m.name, m.name, delay));
+  return p;
+}
+
+// One line comparing two runs of a case.
+std::string comparison_line(const std::string& name, const std::string& what, const DriverRuns& a, const DriverRuns& b,
+                            const core::TransferComparison& cmp) {
+  return fmt::format(
+      "{:<16} {}: makespan differs by {:.2e}; message completion instants by at most {:.2e}; durations by at most "
+      "{:.2e} (median {:.2e}, {:.1f}% within 1%)\n",
+      name, what, std::abs(b.makespan - a.makespan) / a.makespan, cmp.max_end_rel, cmp.max_duration_rel,
+      cmp.median_duration_rel, 100 * cmp.within_1pct);
 }
 
 std::string cpu_model() {
@@ -151,14 +171,22 @@ int cmd_bench(const BenchArgs& a) {
                             {"duration_within_1pct", cmp.within_1pct}};
         csv += fmt::format(",{:.3f},{:.3e},{:.3e},{:.3e},{:.3e},{:.4f}\n", speedup, makespan_diff, cmp.max_end_rel,
                            cmp.max_duration_rel, cmp.median_duration_rel, cmp.within_1pct);
-        comparisons += fmt::format(
-            "{:<16} fast is {:.2f}x the reference; makespan differs by {:.2e}; message completion instants by at "
-            "most {:.2e}; durations by at most {:.2e} (median {:.2e}, {:.1f}% within 1%)\n",
-            c.name, speedup, makespan_diff, cmp.max_end_rel, cmp.max_duration_rel, cmp.median_duration_rel,
-            100 * cmp.within_1pct);
+        comparisons += comparison_line(c.name, fmt::format("fast is {:.2f}x the reference", speedup), ref, r, cmp);
       } else {
         csv += ",,,,,,\n";
       }
+    }
+    if (a.noise_floor) {
+      const DriverRuns twin = run_driver(perturbed(c, a.out_dir), "fast", 1, a.out_dir, "-perturbed");
+      const auto cmp =
+          core::compare_transfers(read_transfers(runs[0].transfers_path), read_transfers(twin.transfers_path));
+      if (!cmp.mismatch.empty()) throw std::runtime_error("bench case " + c.name + ": " + cmp.mismatch);
+      jc["noise_floor"] = {{"makespan_rel_diff", std::abs(twin.makespan - runs[0].makespan) / runs[0].makespan},
+                           {"end_max_rel_diff", cmp.max_end_rel},
+                           {"duration_max_rel_diff", cmp.max_duration_rel},
+                           {"duration_median_rel_diff", cmp.median_duration_rel},
+                           {"duration_within_1pct", cmp.within_1pct}};
+      comparisons += comparison_line(c.name, "router_delay x (1 + 1e-9)", runs[0], twin, cmp);
     }
     report["cases"].push_back(jc);
   }

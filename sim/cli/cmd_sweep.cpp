@@ -108,6 +108,11 @@ pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const st
 int cmd_sweep(const SweepArgs& a) {
   const io::SweepSpec spec = io::load_sweep(a.spec);
   const auto points = io::sweep_points(spec);
+  if (a.list) {
+    for (const auto& p : points) std::cout << p.index << " " << p.id() << "\n";
+    std::cout << "sweep " << spec.name << ": " << points.size() << " points\n";
+    return 0;
+  }
   const std::string dir = a.out_dir.empty() ? "sweep-" + spec.name : a.out_dir;
   std::filesystem::create_directories(dir + "/.points");
   const std::string csv = dir + "/sweep.csv";

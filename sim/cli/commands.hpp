@@ -32,6 +32,7 @@ struct BenchArgs {
   std::vector<std::string> cases;  // only these (default: all)
   int repeat = 3;                  // runs per case with the fast driver
   int reference_repeat = 1;        // runs per case with the reference driver; 0: skip it
+  bool noise_floor = false;        // also run each case with router_delay x (1 + 1e-9) and compare
   std::string out_dir = "build/bench";
 };
 int cmd_bench(const BenchArgs& a);
@@ -59,6 +60,7 @@ int cmd_calibrate(const CalibrateArgs& a);
 struct SweepArgs {
   std::string spec;
   std::string out_dir;  // default: sweep-NAME
+  bool list = false;    // print the points and exit, run nothing
 };
 int cmd_sweep(const SweepArgs& a);
 

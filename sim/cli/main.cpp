@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
   auto* sweep_cmd = app.add_subcommand("sweep", "Run a what-if study: machines x PEs x placements x workloads x sizes");
   sweep_cmd->add_option("SPEC", sweep.spec, "sweep file (YAML)")->required();
   sweep_cmd->add_option("--out", sweep.out_dir, "results folder (default: sweep-NAME); rerun to resume");
+  sweep_cmd->add_flag("--list", sweep.list, "print the study's points and exit without running them");
 
   BenchArgs bench;
   auto* bench_cmd =
@@ -88,6 +89,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--reference-repeat", bench.reference_repeat, "runs with the reference driver; 0: skip it")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
+  bench_cmd->add_flag("--noise-floor", bench.noise_floor,
+                      "also run each case (fast driver) with router_delay perturbed by 1e-9 and compare: how much a "
+                      "change far below any measurement moves the answers");
   bench_cmd->add_option("--out", bench.out_dir, "folder for bench.csv, bench.json and the runs' transfers")
       ->capture_default_str();
 
