@@ -2,8 +2,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
+#include <sstream>
+
+#include "sim/io/input_file.hpp"
 
 namespace t3sim::io {
 namespace {
@@ -23,11 +24,7 @@ void split(const std::string& line, std::vector<std::string>& cells, std::vector
 }  // namespace
 
 MeasurementTable MeasurementTable::read(const std::string& path) {
-  const SourcePos whole{path, 0, 0};
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(whole, "", "is a directory, not a file");
-  std::ifstream in(path);
-  if (!in) throw InputError(whole, "", "cannot be read (missing or no permission)");
+  std::istringstream in(read_input_file(path));
   MeasurementTable t;
   t.file_ = path;
   std::string line;
@@ -52,7 +49,7 @@ MeasurementTable MeasurementTable::read(const std::string& path) {
           "row has " + std::to_string(row.cells.size()) + " cells, header has " + std::to_string(t.header_.size()));
     t.rows_.push_back(std::move(row));
   }
-  if (t.header_.empty()) throw InputError(whole, "", "is empty (no header line)");
+  if (t.header_.empty()) throw InputError({path, 0, 0}, "", "is empty (no header line)");
   if (t.rows_.empty()) throw InputError({path, t.header_line_, 1}, "", "has a header but no rows");
   return t;
 }

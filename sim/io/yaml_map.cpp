@@ -1,5 +1,7 @@
 #include "sim/io/yaml_map.hpp"
 
+#include "sim/io/input_file.hpp"
+
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -9,13 +11,7 @@ namespace t3sim::io {
 
 YAML::Node load_yaml_file(const std::string& path) {
   const SourcePos whole{path, 0, 0};
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(whole, "", "is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(whole, "", "cannot be read (missing or no permission)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string content = text.str();
+  const std::string content = read_input_file(path);
   if (content.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError(whole, "", "is empty");
   YAML::Node root;
   try {

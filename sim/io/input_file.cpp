@@ -1,0 +1,31 @@
+#include "sim/io/input_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/io/input_error.hpp"
+
+namespace t3sim::io {
+
+std::string read_input_file(const std::string& path) {
+  const SourcePos whole{path, 0, 0};
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) throw InputError(whole, "", "no such file");
+  if (std::filesystem::is_directory(status)) throw InputError(whole, "", "is a directory, not a file");
+  if (!std::filesystem::is_regular_file(status))
+    throw InputError(whole, "", "is not a regular file (a device, FIFO or socket cannot be an input)");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxInputBytes)
+    throw InputError(whole, "",
+                     "is " + std::to_string(size >> 20) + " MiB; inputs are limited to " +
+                         std::to_string(kMaxInputBytes >> 20) + " MiB (is this the right file?)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(whole, "", "cannot be read (no permission)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace t3sim::io

@@ -1,0 +1,14 @@
+// Reads an input file (machine, workload, cases, study, measurements) whole, after checking that it
+// is something a person meant: a regular file of at most kMaxInputBytes. A device (/dev/zero), FIFO or
+// socket would never end or block; a huge file is a wrong file. Errors are io::InputError at the file.
+#pragma once
+#include <string>
+
+namespace t3sim::io {
+
+// Inputs are hand-written YAML and CSV tables of a few KiB; 64 MiB leaves room for generated ones.
+constexpr unsigned long long kMaxInputBytes = 64ull << 20;
+
+std::string read_input_file(const std::string& path);
+
+}  // namespace t3sim::io
