@@ -5,12 +5,13 @@
 namespace t3sim::engine {
 
 PlatformBuilder::PlatformBuilder(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
-                                 const core::JobPlacement& placement, bool rate_caps_as_links)
+                                 const core::JobPlacement& placement, PlatformOptions options)
     : machine_(machine),
       profile_(profile),
       router_(machine.router()),
       placement_(placement),
-      caps_as_links_(rate_caps_as_links) {
+      caps_as_links_(options.rate_caps_as_links),
+      latency_on_links_(options.latency_on_links) {
   const int job_pes = placement.size();
   zone_ = sg4::create_full_zone("t3sim");
   const double speed = machine.node.clock_hz * machine.node.flops_per_cycle;
@@ -20,11 +21,11 @@ PlatformBuilder::PlatformBuilder(const core::MachineSpec& machine, const core::S
       get_servers_.push_back(zone_->create_host("pe" + std::to_string(pe) + ".get", speed));
 }
 
-sg4::Link* PlatformBuilder::link(const std::string& name, double bandwidth, bool fatpipe) {
+sg4::Link* PlatformBuilder::link(const std::string& name, double bandwidth, double latency, bool fatpipe) {
   auto it = links_.find(name);
   if (it != links_.end()) return it->second;
-  // SHARED: max-min fair sharing among the flows crossing the link; latency stays 0 (see header).
-  sg4::Link* l = zone_->create_link(name, bandwidth)->set_latency(0);  // sealed with the zone
+  // SHARED: max-min fair sharing among the flows crossing the link; latency only in the reference style.
+  sg4::Link* l = zone_->create_link(name, bandwidth)->set_latency(latency_on_links_ ? latency : 0);
   if (fatpipe) l->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
   links_.emplace(name, l);
   return l;
@@ -47,13 +48,14 @@ void PlatformBuilder::add_pair(int src_pe, int dst_pe, FlowKind kind) {
   const int dst_node = placement_.node_of(dst_pe);
   std::vector<sg4::LinkInRoute> route;
   if (caps_as_links_ && kind == FlowKind::Put && std::isfinite(profile_.put_bandwidth))
-    route.emplace_back(link("cap.put.pe" + std::to_string(src_pe), profile_.put_bandwidth, true));
+    route.emplace_back(link("cap.put.pe" + std::to_string(src_pe), profile_.put_bandwidth, 0, true));
   if (caps_as_links_ && kind == FlowKind::GetData && std::isfinite(profile_.get_bandwidth))
-    route.emplace_back(link("cap.get.pe" + std::to_string(src_pe), profile_.get_bandwidth, true));
-  route.emplace_back(link("inject.n" + std::to_string(src_node), machine_.network.nic_injection_bandwidth));
+    route.emplace_back(link("cap.get.pe" + std::to_string(src_pe), profile_.get_bandwidth, 0, true));
+  const core::NetworkParams& net = machine_.network;
+  route.emplace_back(link("inject.n" + std::to_string(src_node), net.nic_injection_bandwidth, net.router_delay));
   for (const core::Hop& h : router_.route(src_node, dst_node))
-    route.emplace_back(link(core::Torus::link_name(h.link), machine_.network.link_bandwidth));
-  route.emplace_back(link("eject.n" + std::to_string(dst_node), machine_.network.nic_ejection_bandwidth));
+    route.emplace_back(link(core::Torus::link_name(h.link), net.link_bandwidth, net.router_delay + net.wire_delay));
+  route.emplace_back(link("eject.n" + std::to_string(dst_node), net.nic_ejection_bandwidth, 0));
   zone_->add_route(flow_source(src_pe, kind)->get_netpoint(), flow_destination(dst_pe, kind)->get_netpoint(), nullptr,
                    nullptr, route, false);
 }

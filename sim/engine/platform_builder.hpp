@@ -4,6 +4,10 @@
 // max-min sharing fair between short and long routes). Routes are added only for the PE pairs the
 // workload uses, so memory grows with the pairs used, not with PEs^2.
 //
+// With `latency_on_links` (the reference driver), links carry the path latency instead: router_delay
+// on the injection link, router_delay + wire_delay on each torus link, none on the ejection link, so a
+// route's latency is (hops + 1) x router_delay + hops x wire_delay as in core::CostModel.
+//
 // With `rate_caps_as_links` (the event-driven driver), the per-transfer rate caps of the software
 // profile become links: SimGrid 3.32 ignores Comm::set_rate on host-to-host comms, but bounds every
 // flow by the slowest link of its route. Each PE gets a FATPIPE link of put_bandwidth at the head of
@@ -28,11 +32,16 @@ namespace sg4 = simgrid::s4u;
 // What a flow carries, which picks its route's rate cap when caps are links.
 enum class FlowKind { Put, GetRequest, GetData };
 
+struct PlatformOptions {
+  bool rate_caps_as_links = false;
+  bool latency_on_links = false;
+};
+
 class PlatformBuilder {
  public:
   // Call after the engine's network model is configured and before any other zone exists.
   PlatformBuilder(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
-                  const core::JobPlacement& placement, bool rate_caps_as_links);
+                  const core::JobPlacement& placement, PlatformOptions options);
   // Records that data flows from src_pe to dst_pe (src != dst). Call before seal().
   void add_pair(int src_pe, int dst_pe, FlowKind kind = FlowKind::Put);
   void seal();
@@ -42,13 +51,14 @@ class PlatformBuilder {
   sg4::Host* flow_destination(int dst_pe, FlowKind kind) const;
 
  private:
-  sg4::Link* link(const std::string& name, double bandwidth, bool fatpipe = false);
+  sg4::Link* link(const std::string& name, double bandwidth, double latency, bool fatpipe = false);
 
   const core::MachineSpec& machine_;
   const core::SoftwareProfile& profile_;
   core::Router router_;
   const core::JobPlacement& placement_;
   const bool caps_as_links_;
+  const bool latency_on_links_;
   sg4::NetZone* zone_;
   std::vector<sg4::Host*> hosts_;
   std::vector<sg4::Host*> get_servers_;  // only with rate caps as links

@@ -40,6 +40,7 @@ struct JobContext {
   std::vector<FlagBoard>* flags = nullptr;                      // one board per PE
   std::vector<core::Transfer>* transfers = nullptr;             // data movements, in completion order
   std::vector<std::string>* doing = nullptr;  // per PE: the operation under way, "" once the PE finished
+  bool latency_on_links = false;              // the links carry the path latency (no sleep for it)
 };
 
 class ShmemPe {

@@ -13,10 +13,19 @@ namespace {
 
 // The network model right for a torus with our own latency handling (measured; see README):
 // plain CM02 (no latency or bandwidth factors), no reverse cross-traffic, no TCP window bound.
-void configure(sg4::Engine& e) {
+void configure(sg4::Engine& e, Driver driver) {
   e.set_config("network/model:CM02");
   e.set_config("network/crosstraffic:0");
-  e.set_config("network/TCP-gamma:0");
+  if (driver == Driver::Fast) {
+    e.set_config("network/TCP-gamma:0");
+  } else {
+    // Latency on the links: CM02's max-min solver would weight each flow by its route's latency
+    // (short routes win), fairbottleneck shares without weights. TCP-gamma must not be 0 there: with
+    // latency on a route CM02 bounds the flow by gamma / (2 latency), and a bound of 0 means "none",
+    // which would also drop Comm::set_rate's cap. A huge window leaves only the cap.
+    e.set_config("network/solver:fairbottleneck");
+    e.set_config("network/TCP-gamma:1e30");
+  }
 }
 
 constexpr core::NameTable<Driver, 2> kDrivers = {{Driver::Fast, "fast"}, {Driver::Reference, "reference"}};
@@ -53,7 +62,7 @@ std::string run_reference(const core::CostModel& cost, const PlatformBuilder& pl
   for (int pe = 0; pe < workload.pes; ++pe) {
     JobContext ctx{&cost,     &platform,      barriers[static_cast<size_t>(workload.job_of(pe))],
                    &per_pe,   &next_transfer, &flags,
-                   transfers, &doing};
+                   transfers, &doing,         /*latency_on_links=*/true};
     sg4::Actor::create("pe" + std::to_string(pe), platform.host(pe),
                        ShmemPe(ctx, pe, std::move(programs[static_cast<size_t>(pe)])));
   }
@@ -105,7 +114,10 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   // SimGrid prints its own deadlock message at "critical"; t3sim reports deadlocks itself, naming the PEs.
   xbt_log_control_set("ker_engine.app:file:/dev/null ker_engine.add:0");
   sg4::Engine engine(&argc, argv);
-  configure(engine);
+  // SimGrid 3.32's tracer needs an actor behind every activity (it aborts on comms started by maestro),
+  // and PE states exist only as actors: a traced run uses the reference driver (same model, same times).
+  const Driver driver = options.paje_file.empty() ? options.driver : Driver::Reference;
+  configure(engine, driver);
   if (!options.paje_file.empty()) {
     // Tracing must be on before the platform exists.
     engine.set_config("tracing:yes");
@@ -115,10 +127,10 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     engine.set_config("tracing/actor:yes");
   }
 
-  // SimGrid 3.32's tracer needs an actor behind every activity (it aborts on comms started by maestro),
-  // and PE states exist only as actors: a traced run uses the reference driver (same model, same times).
-  const Driver driver = options.paje_file.empty() ? options.driver : Driver::Reference;
-  PlatformBuilder platform(machine, profile, placement, driver == Driver::Fast);
+  PlatformOptions style;
+  style.rate_caps_as_links = driver == Driver::Fast;
+  style.latency_on_links = driver == Driver::Reference;
+  PlatformBuilder platform(machine, profile, placement, style);
   add_routes(platform, workload);
   const core::CostModel cost(machine, profile, placement);
   std::vector<core::OpRecord> records;

@@ -15,8 +15,9 @@ namespace t3sim::engine {
 //   fast      : PEs as state machines in maestro, timers for delays, comms started from maestro, rate
 //               caps as FATPIPE links (event_driver.hpp). The default.
 //   reference : the straightforward S4U program: one actor per PE, one actor and one mailbox per
-//               transfer, each transfer awaited by its actor, rate caps as Comm::set_rate
-//               (shmem_pe.hpp). Kept to check the fast driver and to measure what it gains.
+//               transfer, each transfer awaited by its actor, rate caps as Comm::set_rate, the latency
+//               on the links and network/solver:fairbottleneck (shmem_pe.hpp). Kept to check the fast
+//               driver and to measure what it gains.
 enum class Driver { Fast, Reference };
 const char* driver_name(Driver d);
 bool parse_driver(const std::string& name, Driver* out);
