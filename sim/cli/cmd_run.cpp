@@ -47,7 +47,11 @@ int cmd_run(const RunArgs& a) {
   engine::parse_driver(a.driver, &options.driver);  // CLI11 checked the name
   options.paje_file = a.paje;
   const core::RunResult result = engine::simulate(machine, *profile, workload, *placement, options);
-  if (!a.transfers_file.empty()) io::write_file_atomically(a.transfers_file, io::transfers_csv(result));
+  if (!a.transfers_file.empty()) {
+    const auto folder = std::filesystem::path(a.transfers_file).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder);
+    io::write_file_atomically(a.transfers_file, io::transfers_csv(result));
+  }
   std::optional<core::TrafficReport> traffic;
   if (!loaded.workload.pattern.empty()) {
     const std::string label = loaded.workload.pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;

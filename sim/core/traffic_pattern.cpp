@@ -191,6 +191,16 @@ std::vector<std::vector<int>> pattern_destinations(const PatternSpec& spec, int 
   return d;
 }
 
+double pattern_operation_bound(const PatternSpec& spec, int pes) {
+  const double n = pes;
+  double destinations = n;  // shift, dim_shift, transpose, bit_complement, random_perm, hot_spot, trees
+  if (spec.kind == PatternKind::AllToAll) destinations = n * (n - 1);
+  if (spec.kind == PatternKind::Neighbor) destinations = 6 * n;
+  const double messages = destinations * spec.messages;
+  // Per repetition: a barrier and a final quiet per PE; per message a put, a wait and at most a quiet.
+  return spec.repetitions * (2 * n + 3 * messages);
+}
+
 void append_pattern_measurement(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
   for (int rep = 0; rep < spec.repetitions; ++rep) {
     ops.push_back(pattern_op(OpKind::Barrier, kAllPes, -1, 0, "", "sync", size_index));

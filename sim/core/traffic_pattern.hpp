@@ -70,6 +70,10 @@ std::vector<std::vector<int>> pattern_destinations(const PatternSpec& spec, int 
 
 constexpr const char* kExchangeLabel = "exchange";
 
+// An upper bound on the operations one measurement of the pattern appends, computed without building
+// them (a loader checks it against kMaxOperations before expanding).
+double pattern_operation_bound(const PatternSpec& spec, int pes);
+
 // Appends one measurement of `bytes`: per repetition a barrier, then the exchange (or tree).
 void append_pattern_measurement(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index);
 

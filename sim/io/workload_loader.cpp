@@ -1,5 +1,7 @@
 #include "sim/io/workload_loader.hpp"
 
+#include <fmt/format.h>
+
 #include "sim/core/machine_params.hpp"
 #include "sim/io/swap_pattern_reader.hpp"
 #include "sim/io/traffic_pattern_reader.hpp"
@@ -141,13 +143,25 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     if (kinds.size() != 1) throw InputError(pos_of(path, *pattern), "pattern", "must name exactly one pattern");
     const std::string kind = kinds.front();
     w.pattern = kind;
+    auto check_size = [&](double per_size) {
+      const double total = per_size * static_cast<double>(sizes.size());
+      if (total > core::kMaxOperations)
+        throw InputError(pm.key_pos(kind), "pattern." + kind,
+                         fmt::format("would expand to about {:.3g} operations ({:.3g} per size x {} sizes) for {} PEs, "
+                                     "over t3sim's limit of {:.3g} (a run needs about 0.7 KiB per operation: the "
+                                     "limit keeps it near 11 GB); use fewer PEs, sizes, repetitions or messages",
+                                     total, per_size, sizes.size(), w.pes, core::kMaxOperations));
+    };
     if (kind == "swap") {
       const core::SwapSpec swap = read_swap_pattern(pm.node()[kind], ctx);
+      // At most 9 operations per PE and swap (ready_send), plus a barrier per PE.
+      check_size(static_cast<double>(w.pes) * (1 + 9.0 * swap.iterations * (swap.overlap ? 2 : 1)));
       for (size_t it = 0; it < sizes.size(); ++it)
         core::append_swap_measurement(w.ops, swap, *sizes[it], static_cast<int>(it));
       w.swap_iterations = swap.iterations;
     } else {
       const core::PatternSpec spec = read_traffic_pattern(kind, pm.node()[kind], ctx);
+      check_size(core::pattern_operation_bound(spec, w.pes));
       for (size_t it = 0; it < sizes.size(); ++it)
         core::append_pattern_measurement(w.ops, spec, w.pes, *sizes[it], static_cast<int>(it));
     }
@@ -156,6 +170,10 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
   }
   const YAML::Node steps = sequence_value(top.required("steps"), path, "steps");
   if (steps.size() == 0) throw InputError(pos_of(path, steps), "steps", "must list at least one step");
+  if (static_cast<double>(steps.size()) * static_cast<double>(sizes.size()) > core::kMaxOperations)
+    throw InputError(pos_of(path, steps), "steps",
+                     fmt::format("{} steps x {} sizes is over t3sim's limit of {:.3g} operations", steps.size(),
+                                 sizes.size(), core::kMaxOperations));
   for (size_t it = 0; it < sizes.size(); ++it) {
     ctx.size = sizes[it];
     for (size_t s = 0; s < steps.size(); ++s) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "rejection_case.hpp"
 #include "sim/io/workload_loader.hpp"
 
@@ -78,6 +80,9 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"pattern_dim_unknown", "pattern.dim_shift.dim: must be x, y or z \\(got 'w'\\)"},
         RejectionCase{"pattern_transpose_prime",
                       "pattern.transpose: transpose needs a PE count with a factor other than 1 \\(got a prime\\)"},
+        RejectionCase{"pattern_too_many_operations",
+                      "pattern_too_many_operations.yaml:7:3: pattern.all_to_all: would expand to about 5.03e\\+07 "
+                      "operations .* over t3sim's limit of 1.6e\\+07"},
         RejectionCase{"pattern_messages_zero", "pattern.random_perm.messages: must be between 1 and 1024"},
         RejectionCase{"swap_pairing_bad", "pattern.swap.pairing: K must be between 1 and pes-1 \\(got 'xor:9'\\)"},
         RejectionCase{"missing_name", "name: required key is missing"}),
@@ -110,4 +115,18 @@ TEST(WorkloadLoader, SwapPatternExpandsEachProtocol) {
     EXPECT_EQ(w.program_of(3).size(), 2 * (1 + 2 * n)) << protocol;
     EXPECT_EQ(w.ops.front().kind, core::OpKind::Barrier);
   }
+}
+
+TEST(WorkloadLoader, RejectsStepsTimesSizesOverTheOperationLimit) {
+  // 4000 steps x 4001 sizes = 16,004,000 operations: just over the limit, from a 200 KB file.
+  const std::string path = testing::TempDir() + "/too_many_steps.yaml";
+  {
+    std::ofstream f(path);
+    f << "schema_version: 1\nname: big\npes: 2\nsizes: [";
+    for (int i = 0; i < 4001; ++i) f << (i ? ", " : "") << "8B";
+    f << "]\nsteps:\n";
+    for (int i = 0; i < 4000; ++i) f << "  - {op: quiet, pe: 0}\n";
+  }
+  t3sim::test::expect_rejected([&] { io::load_workload(path); },
+                               {"too_many_steps", "steps: 4000 steps x 4001 sizes is over t3sim's limit"});
 }
