@@ -11,6 +11,17 @@
 namespace t3sim::io {
 namespace {
 
+// Refuses a workload that would expand beyond core::kMaxOperations, before building anything.
+void check_operation_limit(double per_size, size_t sizes, int pes, const SourcePos& at, const std::string& key) {
+  const double total = per_size * static_cast<double>(sizes);
+  if (total > core::kMaxOperations)
+    throw InputError(at, key,
+                     fmt::format("would expand to about {:.3g} operations ({:.3g} per size x {} sizes) for {} PEs, "
+                                 "over t3sim's limit of {:.3g} (a run needs about 0.7 KiB per operation: the limit "
+                                 "keeps it near 11 GB); use fewer PEs, sizes, repetitions or messages",
+                                 total, per_size, sizes, pes, core::kMaxOperations));
+}
+
 using Context = WorkloadContext;
 
 std::string read_flag_name(const YAML::Node& n, const Context& ctx, const std::string& key) {
@@ -138,33 +149,39 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     throw InputError(pos_of(path, root), "steps", "give exactly one of 'steps' or 'pattern'");
   if (auto pattern = top.optional("pattern")) {
     if (!sizes.front()) throw InputError(top.key_pos("pattern"), "sizes", "a pattern needs a 'sizes' list");
-    MapReader pm(*pattern, path, "pattern");
-    const auto kinds = pm.keys();
-    if (kinds.size() != 1) throw InputError(pos_of(path, *pattern), "pattern", "must name exactly one pattern");
-    const std::string kind = kinds.front();
-    w.pattern = kind;
-    auto check_size = [&](double per_size) {
-      const double total = per_size * static_cast<double>(sizes.size());
-      if (total > core::kMaxOperations)
-        throw InputError(pm.key_pos(kind), "pattern." + kind,
-                         fmt::format("would expand to about {:.3g} operations ({:.3g} per size x {} sizes) for {} PEs, "
-                                     "over t3sim's limit of {:.3g} (a run needs about 0.7 KiB per operation: the "
-                                     "limit keeps it near 11 GB); use fewer PEs, sizes, repetitions or messages",
-                                     total, per_size, sizes.size(), w.pes, core::kMaxOperations));
-    };
-    if (kind == "swap") {
-      const core::SwapSpec swap = read_swap_pattern(pm.node()[kind], ctx);
-      // At most 9 operations per PE and swap (ready_send), plus a barrier per PE.
-      check_size(static_cast<double>(w.pes) * (1 + 9.0 * swap.iterations * (swap.overlap ? 2 : 1)));
-      for (size_t it = 0; it < sizes.size(); ++it)
-        core::append_swap_measurement(w.ops, swap, *sizes[it], static_cast<int>(it));
-      w.swap_iterations = swap.iterations;
-    } else {
-      const core::PatternSpec spec = read_traffic_pattern(kind, pm.node()[kind], ctx);
-      check_size(core::pattern_operation_bound(spec, w.pes));
-      for (size_t it = 0; it < sizes.size(); ++it)
-        core::append_pattern_measurement(w.ops, spec, w.pes, *sizes[it], static_cast<int>(it));
+    // One pattern, or phases: a list of patterns that run one after the other in each measurement.
+    const bool phased = pattern->IsSequence();
+    if (phased && pattern->size() == 0) throw InputError(pos_of(path, *pattern), "pattern", "must list a phase");
+    std::vector<core::PatternSpec> phases;
+    double per_size = 0;
+    for (size_t i = 0; i < (phased ? pattern->size() : 1); ++i) {
+      const YAML::Node node = phased ? (*pattern)[i] : *pattern;
+      const std::string where = phased ? "pattern[" + std::to_string(i) + "]" : "pattern";
+      MapReader pm(node, path, where);
+      const auto kinds = pm.keys();
+      if (kinds.size() != 1) throw InputError(pos_of(path, node), where, "must name exactly one pattern");
+      const std::string kind = kinds.front();
+      w.pattern += (i ? "+" : "") + kind;
+      if (kind == "swap") {
+        if (phased)
+          throw InputError(pm.key_pos(kind), where + ".swap", "a swap cannot be a phase (it has its own statistics)");
+        const core::SwapSpec swap = read_swap_pattern(pm.node()[kind], ctx);
+        // At most 9 operations per PE and swap (ready_send), plus a barrier per PE.
+        check_operation_limit(static_cast<double>(w.pes) * (1 + 9.0 * swap.iterations * (swap.overlap ? 2 : 1)),
+                              sizes.size(), w.pes, pm.key_pos(kind), where + ".swap");
+        for (size_t it = 0; it < sizes.size(); ++it)
+          core::append_swap_measurement(w.ops, swap, *sizes[it], static_cast<int>(it));
+        w.swap_iterations = swap.iterations;
+        top.finish();
+        return out;
+      }
+      phases.push_back(read_traffic_pattern(kind, pm.node()[kind], ctx));
+      per_size += core::pattern_operation_bound(phases.back(), w.pes);
+      check_operation_limit(per_size, sizes.size(), w.pes, pm.key_pos(kind), where + "." + kind);
     }
+    for (size_t it = 0; it < sizes.size(); ++it)
+      for (const auto& spec : phases)
+        core::append_pattern_measurement(w.ops, spec, w.pes, *sizes[it], static_cast<int>(it));
     top.finish();
     return out;
   }
@@ -195,6 +212,8 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"variables", "map name -> value", "named values steps may use as $name; `run --set name=v` overrides"},
       {"sizes", "list of sizes (8B, 2KiB, ...)", "the steps run once per size, in order; bytes: $size takes it"},
       {"steps", "list of maps", "the operations; each PE runs the steps naming it in list order"},
+      {"pattern", "map, or list of maps",
+       "one pattern; or phases: a list of traffic patterns run one after the other in each measurement"},
       {"pattern.swap", "map", "instead of steps: PSTSWM's ordered swap, once per size (sizes required)"},
       {"pattern.swap.pairs", "list of [PE, PE]", "the pairs that swap at the same time; a PE in one pair at most"},
       {"pattern.swap.pairing", "xor:K", "instead of pairs: every PE p with its partner p^K (the page's is xor:2)"},

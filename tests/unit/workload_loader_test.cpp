@@ -83,6 +83,9 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"pattern_too_many_operations",
                       "pattern_too_many_operations.yaml:7:3: pattern.all_to_all: would expand to about 5.03e\\+07 "
                       "operations .* over t3sim's limit of 1.6e\\+07"},
+        RejectionCase{"phase_swap", "phase_swap.yaml:8:5: pattern\\[1\\].swap: a swap cannot be a phase"},
+        RejectionCase{"phases_empty", "phases_empty.yaml:6:10: pattern: must list a phase"},
+        RejectionCase{"phase_two_kinds", "phase_two_kinds.yaml:7:5: pattern\\[0\\]: must name exactly one pattern"},
         RejectionCase{"pattern_messages_zero", "pattern.random_perm.messages: must be between 1 and 1024"},
         RejectionCase{"swap_pairing_bad", "pattern.swap.pairing: K must be between 1 and pes-1 \\(got 'xor:9'\\)"},
         RejectionCase{"missing_name", "name: required key is missing"}),
@@ -129,4 +132,16 @@ TEST(WorkloadLoader, RejectsStepsTimesSizesOverTheOperationLimit) {
   }
   t3sim::test::expect_rejected([&] { io::load_workload(path); },
                                {"too_many_steps", "steps: 4000 steps x 4001 sizes is over t3sim's limit"});
+}
+
+TEST(WorkloadLoader, PhasesRunInOrderInEveryMeasurement) {
+  const auto w = io::load_workload(std::string(T3SIM_SOURCE_DIR) + "/workloads/phases.yaml", {}, /*pes=*/8).workload;
+  EXPECT_EQ(w.pattern, "neighbor+transpose");
+  // Per size: the halo's barrier, its exchange, the transpose's barrier, its exchange.
+  int barriers = 0;
+  for (const auto& op : w.ops) barriers += op.kind == core::OpKind::Barrier && op.iteration == 0;
+  EXPECT_EQ(barriers, 2);
+  const auto& program = w.program_of(1);
+  ASSERT_FALSE(program.empty());
+  EXPECT_EQ(program.front().kind, core::OpKind::Barrier);
 }
