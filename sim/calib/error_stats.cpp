@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/core/traffic_report.hpp"
+
 namespace t3sim::calib {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+double median(std::vector<double> v) { return core::distribution_of(std::move(v)).median; }
 
 SuiteStats suite_stats(const std::string& suite, double median_target, const std::vector<CaseResult>& cases) {
   SuiteStats s;

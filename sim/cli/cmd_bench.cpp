@@ -15,6 +15,7 @@
 
 #include "sim/cli/child_run.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/core/traffic_report.hpp"
 #include "sim/core/transfer_comparison.hpp"
 #include "sim/io/atomic_file.hpp"
 #include "sim/io/bench_suite.hpp"
@@ -34,23 +35,26 @@ struct DriverRuns {
   std::string transfers_path;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // `tag` names a variant of the driver's runs (its transfers file and its rows).
 DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int repeat, const std::string& out_dir,
                       const std::string& tag = "") {
   DriverRuns r;
   r.driver = driver + tag;
   r.transfers_path = out_dir + "/" + c.name + "." + r.driver + ".transfers.csv";
-  std::vector<std::string> args = {"run", "--machine", c.machine, "--workload", c.workload};
-  for (const std::string& s :
-       {std::string("--pes"), std::to_string(c.pes), std::string("--size"), fmt::format("{:.0f}B", c.bytes),
-        std::string("--summary"), std::string("--driver"), driver, std::string("--transfers"), r.transfers_path})
-    args.push_back(s);
+  std::vector<std::string> args = {"run",
+                                   "--machine",
+                                   c.machine,
+                                   "--workload",
+                                   c.workload,
+                                   "--pes",
+                                   std::to_string(c.pes),
+                                   "--size",
+                                   fmt::format("{:.0f}B", c.bytes),
+                                   "--summary",
+                                   "--driver",
+                                   driver,
+                                   "--transfers",
+                                   r.transfers_path};
   for (const auto& [name, value] : c.variables) {
     args.push_back("--set");
     args.push_back(name + "=" + value);
@@ -146,8 +150,9 @@ int cmd_bench(const BenchArgs& a) {
     jc["name"] = c.name;
     jc["doc"] = c.doc;
     for (const DriverRuns& r : runs) {
-      const double wall = median(r.walls);
-      const double rss = median(r.rss) / 1048576.0;
+      const core::Distribution walls = core::distribution_of(r.walls);
+      const double wall = walls.median;
+      const double rss = core::distribution_of(r.rss).median / 1048576.0;
       const double rate = wall > 0 ? static_cast<double>(r.messages) / wall : 0;
       table += fmt::format("{:<16} {:<9} {:>4} {:>10.2f} {:>9.0f} {:>9} {:>12.0f} {:>12.6e}\n", c.name, r.driver,
                            r.walls.size(), wall, rss, r.messages, rate, r.makespan);
@@ -155,13 +160,12 @@ int cmd_bench(const BenchArgs& a) {
                       {"peak_rss_mib", rss},     {"messages", r.messages}, {"messages_per_s", rate},
                       {"makespan_s", r.makespan}};
       csv += fmt::format("{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{},{:.1f},{:.9e}", c.name, r.driver, r.walls.size(),
-                         wall, *std::min_element(r.walls.begin(), r.walls.end()),
-                         *std::max_element(r.walls.begin(), r.walls.end()), rss, r.messages, rate, r.makespan);
+                         wall, walls.min, walls.max, rss, r.messages, rate, r.makespan);
       if (r.driver == "fast" && runs.size() == 2) {
         const DriverRuns& ref = runs[1];
         const auto cmp = core::compare_transfers(read_transfers(ref.transfers_path), read_transfers(r.transfers_path));
         if (!cmp.mismatch.empty()) throw std::runtime_error("bench case " + c.name + ": " + cmp.mismatch);
-        const double speedup = median(ref.walls) / wall;
+        const double speedup = core::distribution_of(ref.walls).median / wall;
         const double makespan_diff = std::abs(r.makespan - ref.makespan) / ref.makespan;
         jc["comparison"] = {{"speedup", speedup},
                             {"makespan_rel_diff", makespan_diff},

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <tuple>
 
+#include "sim/core/traffic_report.hpp"
+
 namespace t3sim::core {
 namespace {
 

@@ -11,6 +11,6 @@ inline std::string describe_op(const core::Op& op) {
          (op.peer >= 0 ? " with PE " + std::to_string(op.peer) : "") + " (step " + std::to_string(op.step) + ")";
 }
 
-inline const char* kFinalQuiet = "quiet at the end of its program";
+constexpr const char* kFinalQuiet = "quiet at the end of its program";
 
 }  // namespace t3sim::engine

@@ -58,7 +58,6 @@ void ShmemPe::run_op(const core::Op& op) {
 
 void ShmemPe::transfer(int src_pe, int dst_pe, double bytes, double cap, int iteration) const {
   const double start = sg4::Engine::get_clock();
-  if (!ctx_.latency_on_links) sg4::this_actor::sleep_for(ctx_.cost->latency(src_pe, dst_pe));
   // A rendezvous comm through a mailbox used once: SimGrid 3.32 honours a per-comm rate only on
   // mailbox comms (host-to-host sendto ignores set_rate). The peer side is a short-lived helper actor.
   sg4::Mailbox* mb = sg4::Mailbox::by_name("xfer" + std::to_string((*ctx_.next_transfer)++));

@@ -40,7 +40,6 @@ struct JobContext {
   std::vector<FlagBoard>* flags = nullptr;                      // one board per PE
   std::vector<core::Transfer>* transfers = nullptr;             // data movements, in completion order
   std::vector<std::string>* doing = nullptr;  // per PE: the operation under way, "" once the PE finished
-  bool latency_on_links = false;              // the links carry the path latency (no sleep for it)
 };
 
 class ShmemPe {
@@ -53,7 +52,7 @@ class ShmemPe {
   void run_op(const core::Op& op);
   void remote_get(const core::Op& op);
   void remote_put(const core::Op& op);
-  // Latency of the path, then a flow of `bytes` from src to dst (rate <= cap), waited for.
+  // A flow of `bytes` from src to dst (rate <= cap), its path latency on the links, waited for.
   // `iteration` >= 0 records the transfer in the run's data movements.
   void transfer(int src_pe, int dst_pe, double bytes, double cap, int iteration = -1) const;
   void quiet();

@@ -62,7 +62,7 @@ std::string run_reference(const core::CostModel& cost, const PlatformBuilder& pl
   for (int pe = 0; pe < workload.pes; ++pe) {
     JobContext ctx{&cost,     &platform,      barriers[static_cast<size_t>(workload.job_of(pe))],
                    &per_pe,   &next_transfer, &flags,
-                   transfers, &doing,         /*latency_on_links=*/true};
+                   transfers, &doing};
     sg4::Actor::create("pe" + std::to_string(pe), platform.host(pe),
                        ShmemPe(ctx, pe, std::move(programs[static_cast<size_t>(pe)])));
   }

@@ -38,9 +38,7 @@ BenchCase read_case(const YAML::Node& node, const std::string& file, const std::
 }  // namespace
 
 BenchSuite load_bench_suite(const std::string& path) {
-  const YAML::Node root = load_yaml_file(path);
-  MapReader top(root, path, "");
-  check_schema_version(top);
+  MapReader top = read_document(path);
   BenchSuite s;
   s.name = top.string_at("name");
   const YAML::Node list = sequence_value(top.required("cases"), path, "cases");

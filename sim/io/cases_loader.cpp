@@ -120,9 +120,7 @@ std::vector<std::string> read_fit_params(MapReader& s) {
 }  // namespace
 
 std::vector<core::SuiteSpec> load_suites(const std::string& cases_path) {
-  const YAML::Node root = load_yaml_file(cases_path);
-  MapReader top(root, cases_path, "");
-  check_schema_version(top);
+  MapReader top = read_document(cases_path);
   MapReader suites(top.required("suites"), cases_path, "suites");
   std::vector<core::SuiteSpec> out;
   for (const auto& id : suites.keys()) {

@@ -205,9 +205,7 @@ core::MachineSpec load_machine(const std::string& path) { return load_machine_at
 namespace {
 
 core::MachineSpec load_machine_at_depth(const std::string& path, int depth) {
-  const YAML::Node root = load_yaml_file(path);
-  MapReader top(root, path, "");
-  check_schema_version(top);
+  MapReader top = read_document(path);
   core::MachineSpec m;
   bool derived = false;
   if (auto base = top.optional("base")) {

@@ -27,9 +27,7 @@ std::string SweepPoint::id() const {
 }
 
 SweepSpec load_sweep(const std::string& path) {
-  const YAML::Node root = load_yaml_file(path);
-  MapReader top(root, path, "");
-  check_schema_version(top);
+  MapReader top = read_document(path);
   SweepSpec s;
   s.name = top.string_at("name");
   s.machines = paths(top, "machines");

@@ -105,9 +105,7 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
 
 LoadedWorkload load_workload(const std::string& path, const std::map<std::string, std::string>& overrides, int pes,
                              double size) {
-  const YAML::Node root = load_yaml_file(path);
-  MapReader top(root, path, "");
-  check_schema_version(top);
+  MapReader top = read_document(path);
   LoadedWorkload out;
   core::Workload& w = out.workload;
   w.name = top.string_at("name");
@@ -146,7 +144,7 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     sizes.assign(1, size);
   }
   if (top.has("pattern") == top.has("steps"))
-    throw InputError(pos_of(path, root), "steps", "give exactly one of 'steps' or 'pattern'");
+    throw InputError(pos_of(path, top.node()), "steps", "give exactly one of 'steps' or 'pattern'");
   if (auto pattern = top.optional("pattern")) {
     if (!sizes.front()) throw InputError(top.key_pos("pattern"), "sizes", "a pattern needs a 'sizes' list");
     // One pattern, or phases: a list of patterns that run one after the other in each measurement.

@@ -139,11 +139,13 @@ YAML::Node sequence_value(const YAML::Node& n, const std::string& file, const st
   return n;
 }
 
-void check_schema_version(MapReader& top) {
+MapReader read_document(const std::string& path) {
+  MapReader top(load_yaml_file(path), path, "");
   const long v = integer_value(top.required("schema_version"), top.file(), "schema_version", 0, 1000000);
   if (v != 1)
     throw InputError(pos_of(top.file(), top.node()["schema_version"]), "schema_version",
                      "unsupported version; this t3sim reads version 1", std::to_string(v));
+  return top;
 }
 
 }  // namespace t3sim::io

@@ -61,6 +61,7 @@ bool bool_value(const YAML::Node& n, const std::string& file, const std::string&
 YAML::Node sequence_value(const YAML::Node& n, const std::string& file, const std::string& key);
 // A path to an existing regular file, relative to the directory of `file` unless absolute; normalised.
 std::string existing_file_value(const YAML::Node& n, const std::string& file, const std::string& key);
-void check_schema_version(MapReader& top);
+// The top-level mapping of a YAML input file, after checking that it declares schema_version 1.
+MapReader read_document(const std::string& path);
 
 }  // namespace t3sim::io
