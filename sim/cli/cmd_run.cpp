@@ -1,11 +1,15 @@
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "sim/cli/commands.hpp"
 #include "sim/cli/link_heatmap.hpp"
 #include "sim/core/swap_pattern.hpp"
+#include "sim/core/time_split.hpp"
 #include "sim/core/traffic_pattern.hpp"
 #include "sim/core/traffic_report.hpp"
 #include "sim/engine/simulation.hpp"
@@ -13,25 +17,28 @@
 #include "sim/io/input_error.hpp"
 #include "sim/io/machine_loader.hpp"
 #include "sim/io/results_writer.hpp"
+#include "sim/io/trace_loader.hpp"
 #include "sim/io/workload_loader.hpp"
 
 namespace t3sim::cli {
 
 int cmd_run(const RunArgs& a) {
   const core::MachineSpec machine = io::load_machine(a.machine);
-  const io::LoadedWorkload loaded = io::load_workload(a.workload, a.variables, a.pes, a.size);
+  const core::SoftwareProfile* profile = machine.find_profile(a.profile);
+  if (!profile) {
+    std::string names;
+    for (const auto& p : machine.profiles) names += " " + p.name;
+    throw io::InputError({a.machine, 0, 0}, "software.profiles", "has no profile '" + a.profile + "'; it has:" + names);
+  }
+  const bool is_trace = !a.trace.empty();
+  const io::LoadedWorkload loaded = is_trace ? io::load_trace(a.trace, profile->eager_threshold, a.pes, a.size)
+                                             : io::load_workload(a.workload, a.variables, a.pes, a.size);
   io::check_fits_machine(loaded, machine.pe_count(), machine.name);
   std::optional<core::JobPlacement> placement;
   try {
     placement = core::make_placement(machine, loaded.workload.pes, a.placement);
   } catch (const std::invalid_argument& e) {
     throw io::InputError({"--placement", 0, 0}, "", e.what(), a.placement);
-  }
-  const core::SoftwareProfile* profile = machine.find_profile(a.profile);
-  if (!profile) {
-    std::string names;
-    for (const auto& p : machine.profiles) names += " " + p.name;
-    throw io::InputError({a.machine, 0, 0}, "software.profiles", "has no profile '" + a.profile + "'; it has:" + names);
   }
   core::Workload workload = loaded.workload;
   if (!a.background.empty()) {
@@ -46,7 +53,12 @@ int cmd_run(const RunArgs& a) {
   engine::SimulationOptions options;
   engine::parse_driver(a.driver, &options.driver);  // CLI11 checked the name
   options.paje_file = a.paje;
+  const auto wall_start = std::chrono::steady_clock::now();
   const core::RunResult result = engine::simulate(machine, *profile, workload, *placement, options);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (is_trace)  // on stderr: wall time is not a result and would break byte-identical outputs
+    std::cerr << fmt::format("replayed {} operations in {:.3f} s of wall time: {:.0f} operations per wall-second\n",
+                             result.records.size(), wall, static_cast<double>(result.records.size()) / wall);
   if (!a.transfers_file.empty()) {
     const auto folder = std::filesystem::path(a.transfers_file).parent_path();
     if (!folder.empty()) std::filesystem::create_directories(folder);
@@ -56,12 +68,16 @@ int cmd_run(const RunArgs& a) {
   if (!loaded.workload.pattern.empty()) {
     const std::string label = loaded.workload.pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
     traffic = core::traffic_report(machine, *placement, result, label, loaded.workload.pes);
+  } else if (is_trace) {
+    traffic = core::traffic_report(machine, *placement, result, "", loaded.workload.pes);
   }
+  const std::vector<core::PeTime> split = core::time_split(result, loaded.workload.pes);
   if (!a.out_dir.empty()) {
     std::filesystem::create_directories(a.out_dir);
     const std::string stem = a.out_dir + "/" + loaded.workload.name + "." + profile->name;
     io::write_file_atomically(stem + ".csv", io::results_csv(result));
     io::write_file_atomically(stem + ".json", io::results_json(result));
+    io::write_file_atomically(stem + ".pes.csv", io::time_split_csv(split));
     if (traffic) {
       io::write_file_atomically(stem + ".traffic.json", io::traffic_json(*traffic) + "\n");
       io::write_file_atomically(stem + ".transfers.csv", io::transfers_csv(result));
@@ -74,6 +90,8 @@ int cmd_run(const RunArgs& a) {
     std::cout << io::traffic_summary_line(result, *traffic) << "\n";
   } else if (a.json)
     std::cout << io::results_json(result);
+  else if (is_trace)
+    std::cout << io::trace_summary(result, split) << io::traffic_summary(*traffic);
   else
     std::cout << io::results_table(result) << (traffic ? io::traffic_summary(*traffic) : "");
   return 0;

@@ -10,6 +10,7 @@ namespace t3sim::cli {
 struct RunArgs {
   std::string machine;
   std::string workload;
+  std::string trace;  // a trace instead of a workload file (io/trace_loader.hpp)
   std::string profile;
   std::string out_dir;
   bool json = false;

@@ -44,6 +44,7 @@ double CostModel::uncontended_time(const Op& op) const {
   const auto& p = profile_;
   switch (op.kind) {
     case OpKind::Get:
+    case OpKind::Atomic:  // the remote memory does the swap or add; the old value comes back as a get's data
       if (op.peer == op.pe) return p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth;
       return p.call_overhead + latency(op.pe, op.peer) + machine_.network.request_bytes / bottleneck(op.pe, op.peer) +
              latency(op.peer, op.pe) + op.bytes / std::min(bottleneck(op.peer, op.pe), p.get_bandwidth);

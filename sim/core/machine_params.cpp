@@ -73,6 +73,11 @@ const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
       {"message_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
        "software cost per message of a message-passing layer built on SHMEM (matching, bookkeeping)",
        FitRange{2e-6, 1e-9, 1e-3}, T3SIM_FIELD(SoftwareProfile, message_overhead)},
+      {"eager_threshold", Quantity::Size, std::string("0B"), 0, false, 1073741824.0,
+       "largest message the message layer sends eagerly (put into a buffer at the receiver, copied out by the "
+       "receive); larger ones go by rendezvous (the receiver pulls with a get). 0: no buffering, as Cray MPT's "
+       "MPI on the T3E-900 from 1.3.0.4 (MPI_BUFFER_MAX unset)",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, eager_threshold)},
       {"barrier_latency", Quantity::Time, std::nullopt, 0, false, 1e-1,
        "time from the last PE entering a barrier to every PE leaving it", std::nullopt,
        T3SIM_FIELD(SoftwareProfile, barrier_latency)},

@@ -38,6 +38,7 @@ struct SoftwareProfile {
   double put_bandwidth = 0;     // bytes/s: rate at which the initiator pushes remote data
   double barrier_latency = 0;   // s: from the last PE arriving to all PEs leaving a barrier
   double message_overhead = 0;  // s: per message of a message-passing layer over SHMEM
+  double eager_threshold = 0;   // bytes: largest message the message layer sends eagerly (else rendezvous)
 };
 
 // Residuals of the last `t3sim calibrate` fit of a profile (written back by calibrate).

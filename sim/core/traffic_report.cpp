@@ -35,7 +35,7 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
   std::map<int, std::map<int, PeSpan>> spans;  // iteration -> pe -> span
   std::map<int, double> size_of;
   for (const auto& r : run.records) {
-    if (r.label != label) continue;
+    if (!label.empty() && r.label != label) continue;
     PeSpan& s = spans[r.iteration][r.pe];
     s.start = std::min(s.start, r.start);
     s.end = std::max(s.end, r.end);

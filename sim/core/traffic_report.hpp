@@ -56,7 +56,7 @@ struct TrafficReport {
   double bisection_utilisation = 0;
 };
 
-// `label` selects the pattern's operations ("exchange", "swap").
+// `label` selects the pattern's operations ("exchange", "swap"); "" takes every operation (a trace).
 // `job_pes` >= 0 keeps the bandwidth figures to PEs below it (the main job when a background job runs
 // beside it); link loads and the bisection count every job's traffic.
 TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement, const RunResult& run,

@@ -104,6 +104,7 @@ class Replay {
         }
         return finish_op(pe, s.now + cost_.uncontended_time(op));
       case OpKind::Get:
+      case OpKind::Atomic:
         if (op.peer != pe) {
           const double end = s.now + cost_.uncontended_time(op);
           const double data = op.bytes / std::min(cost_.bottleneck(op.peer, pe), p.get_bandwidth);

@@ -20,6 +20,8 @@ const char* op_kind_name(OpKind k) {
       return "wait";
     case OpKind::Overhead:
       return "overhead";
+    case OpKind::Atomic:
+      return "atomic";
   }
   return "?";
 }

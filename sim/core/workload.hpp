@@ -15,6 +15,7 @@ enum class OpKind {
   Compute,   // pe computes for `seconds`, or `flops` at the node's peak rate
   Wait,      // pe waits until its flag `flag` has been signalled, then consumes one signal (wait_until + reset)
   Overhead,  // pe spends the profile's message_overhead: one message's software cost in a message layer
+  Atomic,    // pe runs an atomic swap / fetch-add on peer's memory: a round trip like a get of `bytes` (8)
 };
 
 constexpr int kAllPes = -1;
@@ -65,6 +66,7 @@ struct Workload {
   int swap_iterations = 0;           // > 0 when the ops come from a swap pattern: swaps per measurement
   std::string pattern;               // the pattern the ops come from ("swap", "neighbor", ...), "" for steps
   std::vector<int> job_first_pe{0};  // jobs are consecutive PE ranges; a barrier spans one job
+  std::string step_unit = "step";    // what Op::step counts, for messages: "step" or, for a trace, "line"
 
   int job_of(int pe) const;
   int job_size(int job) const;

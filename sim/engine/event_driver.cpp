@@ -17,7 +17,7 @@ EventDriver* g_active_driver = nullptr;
 }  // namespace
 
 EventDriver::EventDriver(const core::CostModel& cost, const PlatformBuilder& platform, const core::Workload& workload)
-    : cost_(cost), platform_(platform), records_(static_cast<size_t>(workload.pes)) {
+    : cost_(cost), platform_(platform), records_(static_cast<size_t>(workload.pes)), step_unit_(workload.step_unit) {
   if (g_active_driver != nullptr) throw std::logic_error("one EventDriver per process at a time");
   g_active_driver = this;
   static const bool connected = [] {
@@ -109,10 +109,11 @@ bool EventDriver::start_op(int pe) {
   auto done = [this, pe] { complete_op(pe); };
   switch (op.kind) {
     case core::OpKind::Get:
+    case core::OpKind::Atomic:
     case core::OpKind::Put:
       if (op.peer == pe) {
         after(p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth, done);
-      } else if (op.kind == core::OpKind::Get) {
+      } else if (op.kind != core::OpKind::Put) {  // get or atomic: request out, data back
         const int peer = op.peer;
         const double bytes = op.bytes;
         const int iteration = op.iteration;
@@ -214,7 +215,7 @@ std::string EventDriver::stuck() const {
     const Pe& s = pes_[pe];
     if (s.finished) continue;
     out += "\n  PE " + std::to_string(pe) + " waits in " +
-           (s.next < s.program.size() ? describe_op(s.program[s.next]) : std::string(kFinalQuiet));
+           (s.next < s.program.size() ? describe_op(s.program[s.next], step_unit_) : std::string(kFinalQuiet));
   }
   return out;
 }

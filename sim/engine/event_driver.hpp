@@ -70,6 +70,7 @@ class EventDriver {
   std::vector<Job> jobs_;
   std::vector<int> job_of_;
   std::vector<std::vector<core::OpRecord>> records_;
+  std::string step_unit_;  // what Op::step counts, for the deadlock report
   std::vector<core::Transfer> transfers_;
   struct Pending {
     simgrid::s4u::ActivityPtr activity;

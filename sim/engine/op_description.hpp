@@ -6,9 +6,11 @@
 
 namespace t3sim::engine {
 
-inline std::string describe_op(const core::Op& op) {
+// `where` names what Op::step counts: "step" (a workload file's steps) or "line" (a trace's lines).
+inline std::string describe_op(const core::Op& op, const std::string& where) {
   return std::string(core::op_kind_name(op.kind)) + (op.flag.empty() ? "" : " for flag '" + op.flag + "'") +
-         (op.peer >= 0 ? " with PE " + std::to_string(op.peer) : "") + " (step " + std::to_string(op.step) + ")";
+         (op.peer >= 0 ? " with PE " + std::to_string(op.peer) : "") + " (" + where + " " + std::to_string(op.step) +
+         ")";
 }
 
 constexpr const char* kFinalQuiet = "quiet at the end of its program";

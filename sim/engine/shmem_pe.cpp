@@ -10,7 +10,7 @@ namespace t3sim::engine {
 void ShmemPe::operator()() {
   std::string& doing = (*ctx_.doing)[static_cast<size_t>(pe_)];
   for (const core::Op& op : program_) {
-    doing = describe_op(op);
+    doing = describe_op(op, ctx_.step_unit);
     const double start = sg4::Engine::get_clock();
     run_op(op);
     (*ctx_.records)[static_cast<size_t>(pe_)].push_back(
@@ -25,6 +25,7 @@ void ShmemPe::run_op(const core::Op& op) {
   const core::SoftwareProfile& p = ctx_.cost->profile();
   switch (op.kind) {
     case core::OpKind::Get:
+    case core::OpKind::Atomic:
       if (op.peer == pe_)
         sg4::this_actor::sleep_for(p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth);
       else

@@ -40,6 +40,7 @@ struct JobContext {
   std::vector<FlagBoard>* flags = nullptr;                      // one board per PE
   std::vector<core::Transfer>* transfers = nullptr;             // data movements, in completion order
   std::vector<std::string>* doing = nullptr;  // per PE: the operation under way, "" once the PE finished
+  std::string step_unit = "step";             // what Op::step counts (core::Workload::step_unit)
 };
 
 class ShmemPe {

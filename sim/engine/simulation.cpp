@@ -33,7 +33,7 @@ constexpr core::NameTable<Driver, 2> kDrivers = {{Driver::Fast, "fast"}, {Driver
 void add_routes(PlatformBuilder& platform, const core::Workload& workload) {
   for (const core::Op& op : workload.ops) {
     if (op.peer < 0 || op.peer == op.pe) continue;
-    if (op.kind == core::OpKind::Get) {
+    if (op.kind == core::OpKind::Get || op.kind == core::OpKind::Atomic) {
       platform.add_pair(op.pe, op.peer, FlowKind::GetRequest);
       platform.add_pair(op.peer, op.pe, FlowKind::GetData);
     } else if (op.kind == core::OpKind::Put) {
@@ -62,7 +62,7 @@ std::string run_reference(const core::CostModel& cost, const PlatformBuilder& pl
   for (int pe = 0; pe < workload.pes; ++pe) {
     JobContext ctx{&cost,     &platform,      barriers[static_cast<size_t>(workload.job_of(pe))],
                    &per_pe,   &next_transfer, &flags,
-                   transfers, &doing};
+                   transfers, &doing,         workload.step_unit};
     sg4::Actor::create("pe" + std::to_string(pe), platform.host(pe),
                        ShmemPe(ctx, pe, std::move(programs[static_cast<size_t>(pe)])));
   }

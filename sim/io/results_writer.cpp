@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -19,7 +20,7 @@ double rate_mbps(const core::OpRecord& r) {
 
 core::OpKind kind_from(const std::string& name) {
   for (auto k : {core::OpKind::Get, core::OpKind::Put, core::OpKind::Quiet, core::OpKind::Barrier,
-                 core::OpKind::Compute, core::OpKind::Wait, core::OpKind::Overhead})
+                 core::OpKind::Compute, core::OpKind::Wait, core::OpKind::Overhead, core::OpKind::Atomic})
     if (name == core::op_kind_name(k)) return k;
   throw std::runtime_error("results JSON: unknown op '" + name + "'");
 }
@@ -215,6 +216,40 @@ core::RunResult parse_results_json(const std::string& text) {
     throw std::runtime_error(std::string("results JSON: ") + e.what());
   }
   return r;
+}
+
+}  // namespace t3sim::io
+
+namespace t3sim::io {
+
+std::string trace_summary(const core::RunResult& r, const std::vector<core::PeTime>& split) {
+  std::string out = fmt::format("machine {}  profile {}  trace {}  pes {} ({})  makespan {:.3f} us\n", r.machine,
+                                r.profile, r.workload, r.pes, r.placement, r.makespan * 1e6);
+  out += fmt::format("operations {}  data movements {}\n", r.records.size(), r.transfers.size());
+  const core::TimeSplitSummary s = core::summarise(split);
+  out += fmt::format("{:<15} {:>12} {:>12} {:>12} {:>12}\n", "time per PE, us", "min", "median", "mean", "max");
+  auto row = [&](const char* name, const core::Distribution& d) {
+    out += fmt::format("{:<15} {:>12.3f} {:>12.3f} {:>12.3f} {:>12.3f}\n", name, d.min * 1e6, d.median * 1e6,
+                       d.mean * 1e6, d.max * 1e6);
+  };
+  row("compute", s.compute);
+  row("communication", s.communication);
+  row("waiting", s.waiting);
+  row("end", s.end);
+  std::vector<core::PeTime> most = split;
+  std::stable_sort(most.begin(), most.end(),
+                   [](const core::PeTime& a, const core::PeTime& b) { return a.waiting > b.waiting; });
+  out += "most waiting:";
+  for (size_t i = 0; i < most.size() && i < 5; ++i)
+    out += fmt::format("  PE {} {:.3f} us", most[i].pe, most[i].waiting * 1e6);
+  return out + "\n";
+}
+
+std::string time_split_csv(const std::vector<core::PeTime>& split) {
+  std::string out = "pe,compute_s,communication_s,waiting_s,end_s\n";
+  for (const auto& t : split)
+    out += fmt::format("{},{:.9e},{:.9e},{:.9e},{:.9e}\n", t.pe, t.compute, t.communication, t.waiting, t.end);
+  return out;
 }
 
 }  // namespace t3sim::io

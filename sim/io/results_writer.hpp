@@ -5,11 +5,17 @@
 #include <string>
 
 #include "sim/core/results.hpp"
+#include "sim/core/time_split.hpp"
 #include "sim/core/traffic_report.hpp"
 
 namespace t3sim::io {
 
 std::string results_table(const core::RunResult& r);
+// A trace's run in brief (a trace may have millions of operations): makespan, operations, the per-PE
+// time split over PEs, and the PEs that waited most.
+std::string trace_summary(const core::RunResult& r, const std::vector<core::PeTime>& split);
+// One row per PE: pe,compute_s,communication_s,waiting_s,end_s.
+std::string time_split_csv(const std::vector<core::PeTime>& split);
 std::string results_csv(const core::RunResult& r);
 // The traffic report of a pattern run, for people and as a JSON object's text.
 std::string traffic_summary(const core::TrafficReport& t);

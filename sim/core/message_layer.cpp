@@ -1,0 +1,189 @@
+#include "sim/core/message_layer.hpp"
+
+#include <deque>
+#include <map>
+#include <tuple>
+
+namespace t3sim::core {
+namespace {
+
+using Channel = std::tuple<int, int, int>;  // (source, destination, tag)
+struct CallRef {
+  int pe;
+  size_t index;
+};
+
+std::string channel_flag(const char* what, int pe, int tag) {
+  return std::string("mp.") + what + " " + std::to_string(pe) + " " + std::to_string(tag);
+}
+
+std::string describe(const Call& c, int pe) {
+  const bool send = c.kind == Call::Kind::Send;
+  return std::string(send ? (c.blocking ? "send" : "isend") : (c.blocking ? "recv" : "irecv")) + " of PE " +
+         std::to_string(pe) + (send ? " to PE " : " from PE ") + std::to_string(c.peer) + " (tag " +
+         std::to_string(c.tag) + ", " + std::to_string(static_cast<long long>(c.bytes)) + " bytes)";
+}
+
+// The sender's byte count of every call's message (0 for calls that are not sends or receives).
+std::vector<std::vector<double>> match(const std::vector<std::vector<Call>>& programs) {
+  std::map<Channel, std::deque<CallRef>> sends, recvs;
+  std::vector<std::vector<double>> message_bytes(programs.size());
+  for (size_t pe = 0; pe < programs.size(); ++pe) {
+    message_bytes[pe].assign(programs[pe].size(), 0);
+    for (size_t i = 0; i < programs[pe].size(); ++i) {
+      const Call& c = programs[pe][i];
+      const int me = static_cast<int>(pe);
+      if (c.kind == Call::Kind::Send) sends[{me, c.peer, c.tag}].push_back({me, i});
+      if (c.kind == Call::Kind::Recv) recvs[{c.peer, me, c.tag}].push_back({me, i});
+    }
+  }
+  for (auto& [channel, queue] : sends) {
+    auto& partners = recvs[channel];
+    for (const CallRef& s : queue) {
+      const Call& send = programs[static_cast<size_t>(s.pe)][s.index];
+      if (partners.empty())
+        throw MessageError(s.pe, send,
+                           describe(send, s.pe) + " has no matching receive at PE " + std::to_string(send.peer));
+      const CallRef r = partners.front();
+      partners.pop_front();
+      const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
+      if (recv.bytes < send.bytes)
+        throw MessageError(r.pe, recv, describe(recv, r.pe) + " is smaller than its message: " + describe(send, s.pe));
+      message_bytes[static_cast<size_t>(s.pe)][s.index] = send.bytes;
+      message_bytes[static_cast<size_t>(r.pe)][r.index] = send.bytes;
+    }
+  }
+  for (auto& [channel, queue] : recvs)
+    if (!queue.empty()) {
+      const CallRef r = queue.front();
+      const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
+      throw MessageError(r.pe, recv, describe(recv, r.pe) + " has no matching send");
+    }
+  return message_bytes;
+}
+
+// Emits the operations of one PE's program.
+class Emitter {
+ public:
+  Emitter(int pe, double eager_threshold, std::vector<Op>& out) : pe_(pe), eager_(eager_threshold), out_(out) {}
+
+  void send_start(const Call& c, double bytes) {
+    add(c, OpKind::Overhead, -1, 0, "");
+    if (bytes <= eager_)
+      add(c, OpKind::Put, c.peer, std::max(bytes, kControlBytes), channel_flag("eager", pe_, c.tag));
+    else
+      add(c, OpKind::Put, c.peer, kControlBytes, channel_flag("rts", pe_, c.tag));
+  }
+  void send_finish(const Call& c, double bytes) {
+    if (bytes > eager_) add(c, OpKind::Wait, -1, 0, channel_flag("done", c.peer, c.tag));
+  }
+  void receive(const Call& c, double bytes) {
+    if (bytes <= eager_) {
+      add(c, OpKind::Wait, -1, 0, channel_flag("eager", c.peer, c.tag));
+      if (bytes > 0) add(c, OpKind::Get, pe_, bytes, "");  // out of the eager buffer
+      return;
+    }
+    add(c, OpKind::Wait, -1, 0, channel_flag("rts", c.peer, c.tag));
+    add(c, OpKind::Get, c.peer, bytes, "");
+    add(c, OpKind::Put, c.peer, kControlBytes, channel_flag("done", pe_, c.tag));
+  }
+  void passthrough(const Op& op) {
+    out_.push_back(op);
+    out_.back().pe = pe_;
+  }
+
+ private:
+  void add(const Call& c, OpKind kind, int peer, double bytes, const std::string& flag) {
+    Op op;
+    op.kind = kind;
+    op.pe = pe_;
+    op.peer = peer;
+    op.bytes = bytes;
+    op.flag = flag;
+    op.complete = false;  // puts of the layer go on in the background; their flags say when they land
+    op.label = c.label;
+    op.step = c.line;
+    op.iteration = c.iteration;
+    out_.push_back(std::move(op));
+  }
+  int pe_;
+  double eager_;
+  std::vector<Op>& out_;
+};
+
+}  // namespace
+
+std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold) {
+  const std::vector<std::vector<double>> message_bytes = match(programs);
+  std::vector<Op> ops;
+  for (size_t pe = 0; pe < programs.size(); ++pe) {
+    const std::vector<Call>& program = programs[pe];
+    Emitter emit(static_cast<int>(pe), eager_threshold, ops);
+    std::map<int, size_t> pending;  // request -> index of its isend/irecv, in request order
+    auto is_rendezvous_send = [&](size_t i) {
+      return program[i].kind == Call::Kind::Send && message_bytes[pe][i] > eager_threshold;
+    };
+    // Before blocking on a rendezvous send, the library completes the receives already posted: its
+    // partner may be waiting for one of them (the progress MPI makes inside any blocking call).
+    auto serve_posted_receives = [&] {
+      for (auto it = pending.begin(); it != pending.end();) {
+        if (program[it->second].kind != Call::Kind::Recv) {
+          ++it;
+          continue;
+        }
+        emit.receive(program[it->second], message_bytes[pe][it->second]);
+        it = pending.erase(it);
+      }
+    };
+    auto finish = [&](size_t i) {
+      const Call& c = program[i];
+      if (c.kind == Call::Kind::Recv) return emit.receive(c, message_bytes[pe][i]);
+      if (is_rendezvous_send(i)) serve_posted_receives();
+      emit.send_finish(c, message_bytes[pe][i]);
+    };
+    for (size_t i = 0; i < program.size(); ++i) {
+      const Call& c = program[i];
+      switch (c.kind) {
+        case Call::Kind::Shmem:
+          emit.passthrough(c.op);
+          break;
+        case Call::Kind::Send:
+          emit.send_start(c, message_bytes[pe][i]);
+          if (c.blocking)
+            finish(i);
+          else
+            pending[c.request] = i;
+          break;
+        case Call::Kind::Recv:
+          if (c.blocking)
+            emit.receive(c, message_bytes[pe][i]);
+          else
+            pending[c.request] = i;
+          break;
+        case Call::Kind::WaitRequest: {
+          auto it = pending.find(c.request);
+          if (it == pending.end()) break;  // already completed while serving an earlier wait
+          const size_t index = it->second;
+          pending.erase(it);
+          finish(index);
+          break;
+        }
+        case Call::Kind::WaitAll: {
+          std::map<int, size_t> all;
+          all.swap(pending);
+          for (const auto& [request, index] : all)
+            if (program[index].kind == Call::Kind::Recv) finish(index);
+          for (const auto& [request, index] : all)
+            if (program[index].kind == Call::Kind::Send) finish(index);
+          break;
+        }
+      }
+    }
+    std::map<int, size_t> left;
+    left.swap(pending);
+    for (const auto& [request, index] : left) finish(index);  // completed by the program's end (finalize)
+  }
+  return ops;
+}
+
+}  // namespace t3sim::core

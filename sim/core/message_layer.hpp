@@ -1,0 +1,73 @@
+// A message-passing layer over SHMEM, as the T3E's MPI was built: every send and receive becomes
+// SHMEM operations, so messages load the same links, NICs and software costs as the one-sided traffic.
+//
+// A message of B bytes from PE s to PE r with tag t (B = the sender's count; the receive may be larger):
+//   eager (B <= profile.eager_threshold)
+//     send at s    : overhead; put B to r, signalling r's flag "mp.eager s t"         (returns at once)
+//     receive at r : wait "mp.eager s t"; copy B out of the receive buffer (a local get)
+//   rendezvous (B > eager_threshold)
+//     send at s    : overhead; put an 8-byte request to r, signalling "mp.rts s t"
+//                    ... finish: wait "mp.done r t"                        (the data has been pulled)
+//     receive at r : wait "mp.rts s t"; get B from s; put 8 bytes to s, signalling "mp.done r t"
+// message_overhead (the software cost of one message, fitted from PSTSWM's swaps, where every PE
+// sends and receives one message) is charged once, to the sender.
+//
+// Blocking calls do all their part at once. isend does its start at the call and its finish at the wait
+// (for eager: nothing); irecv does all its part at the wait, as an MPI without a progress engine
+// (the T3E's) does: the data of an eager message still arrives during the computation in between.
+// Requests never waited for complete at the end of their PE's program, as MPI_Finalize completes them.
+// Progress: before a PE blocks on a rendezvous send (its own wait, or a blocking send), it completes
+// every receive it has posted, and a waitall completes its receives before its sends; so a ring of
+// irecv/isend/wait does not deadlock, as it does not under an MPI that progresses inside its calls.
+//
+// Matching: the k-th send from s to r with tag t meets the k-th receive at r from s with tag t (MPI's
+// non-overtaking order; a trace names the actual source, so there is no wildcard). Flags count
+// signals, so a wait on the k-th message of a channel completes once k of them have arrived.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/core/workload.hpp"
+
+namespace t3sim::core {
+
+// One call of a traced program: a SHMEM operation, or a message-passing call.
+struct Call {
+  enum class Kind { Shmem, Send, Recv, WaitRequest, WaitAll };
+  Kind kind = Kind::Shmem;
+  Op op;          // Shmem: the operation (its pe, label, step and iteration as given)
+  int peer = -1;  // Send: destination; Recv: source
+  double bytes = 0;
+  int tag = 0;
+  bool blocking = true;  // Send/Recv: false for isend/irecv, which create a request
+  int request = -1;      // isend/irecv: the request's number on its PE (0, 1, ...); WaitRequest: the one waited for
+  std::string label;     // reported name of the operations it expands into ("send", "bcast", ...)
+  int line = 0;          // where it was written: line of the trace (1-based)
+  int file = 0;          // index of the trace file it comes from (traces may be split per PE)
+  int iteration = 0;     // measurement (size index)
+};
+
+// A call that cannot be replayed: an unmatched send or receive, a receive smaller than its message,
+// a wait for a request that does not exist.
+class MessageError : public std::runtime_error {
+ public:
+  MessageError(int pe, const Call& call, const std::string& what)
+      : std::runtime_error(what), pe_(pe), line_(call.line), file_(call.file) {}
+  int pe() const { return pe_; }
+  int line() const { return line_; }
+  int file() const { return file_; }
+
+ private:
+  int pe_;
+  int line_;
+  int file_;
+};
+
+constexpr double kControlBytes = 8;  // a request or acknowledgement of the rendezvous: one signalled word
+
+// Expands every PE's calls (programs[pe]) into SHMEM operations, PE by PE in program order.
+// Throws MessageError for the first call that cannot be matched.
+std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold);
+
+}  // namespace t3sim::core

@@ -1,0 +1,318 @@
+#include "sim/io/shmem_trace_reader.hpp"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sim/io/trace_program.hpp"
+
+namespace t3sim::io {
+namespace {
+
+using core::Call;
+using core::Collective;
+using core::OpKind;
+
+constexpr double kWordBytes = 8;  // the T3E's E-registers move 64-bit words: a strided element is padded to them
+
+struct Section {
+  std::vector<int> pes;
+  size_t first = 0, last = 0;  // its body: lines [first, last) of the file
+};
+
+const std::map<std::string, Collective> kCollectives = {
+    {"bcast", Collective::Bcast},        {"reduce", Collective::Reduce}, {"allreduce", Collective::Allreduce},
+    {"alltoall", Collective::Alltoall},  {"gather", Collective::Gather}, {"scatter", Collective::Scatter},
+    {"allgather", Collective::Allgather}};
+
+const std::vector<std::string>& operation_names() {
+  static const std::vector<std::string> names = {
+      "put",    "get",     "iput",  "iget",    "swap",      "cswap",    "fadd",   "finc",    "quiet",
+      "fence",  "barrier", "wait",  "compute", "send",      "isend",    "recv",   "irecv",   "waitall",
+      "repeat", "end",     "bcast", "reduce",  "allreduce", "alltoall", "gather", "scatter", "allgather"};
+  return names;
+}
+
+class Interpreter {
+ public:
+  Interpreter(const std::string& file, const std::vector<TraceLine>& lines, TraceProgram& out)
+      : file_(file), lines_(lines), out_(out) {}
+
+  // Runs lines [first, last) for `pe` in measurement `iteration` with $size = size.
+  void run(size_t first, size_t last, int pe, int iteration, std::optional<double> size) {
+    pe_ = pe;
+    iteration_ = iteration;
+    size_ = size;
+    block(first, last);
+  }
+
+ private:
+  // The index of the `end` closing the `repeat` at line index i.
+  size_t closing_end(size_t i, size_t last) const {
+    int depth = 0;
+    for (size_t j = i; j < last; ++j) {
+      const std::string& op = lines_[j].tokens[0].text;
+      if (op == "repeat") ++depth;
+      if (op == "end" && --depth == 0) return j;
+    }
+    LineReader(file_, lines_[i], 1).fail_line("has no closing 'end'");
+  }
+
+  void block(size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i) {
+      const TraceLine& line = lines_[i];
+      LineReader r(file_, line, 1);
+      if (r.key() == "repeat") {
+        const long n = r.integer(0, "repeat count", 0, 100000000);
+        r.no_more_than(1);
+        const size_t end = closing_end(i, last);
+        for (long k = 0; k < n; ++k) block(i + 1, end);
+        i = end;
+        continue;
+      }
+      if (r.key() == "end") r.fail_line("closes no 'repeat'");
+      operation(r, line);
+    }
+  }
+
+  int peer(const LineReader& r, size_t i) const {
+    const std::string& text = r.at(i, "PE").text;
+    const int pes = out_.pes();
+    if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
+      const long k = r.integer(i, "relative PE", -pes + 1L, pes - 1L);
+      return static_cast<int>(((pe_ + k) % pes + pes) % pes);
+    }
+    return static_cast<int>(r.integer(i, "PE (0 .. pes-1, or +k / -k from this PE)", 0, pes - 1L));
+  }
+
+  double bytes(const LineReader& r, size_t i, double min) const {
+    if (r.at(i, "size").text == "$size") {
+      if (!size_) r.fail(i, "$size needs a 'sizes' line in the header");
+      return *size_;
+    }
+    const double b = r.quantity(i, "size", core::Quantity::Size, min, kMaxMessageBytes);
+    if (b != static_cast<double>(static_cast<long long>(b))) r.fail(i, "must be a whole number of bytes");
+    return b;
+  }
+
+  // key -> value options after `positional` arguments, each key one of `allowed`.
+  std::map<std::string, size_t> options(const LineReader& r, size_t positional,
+                                        const std::vector<std::string>& allowed) const {
+    std::map<std::string, size_t> found;
+    for (size_t i = positional; r.has(i); i += 2) {
+      const std::string& key = r.at(i, "option").text;
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        r.fail(i, allowed.empty() ? "takes no options" : "unknown option (this operation takes: " + list + ")", key);
+      }
+      if (found.count(key)) r.fail(i, "option given twice", key);
+      r.at(i + 1, "value of '" + key + "'");
+      found[key] = i + 1;
+    }
+    return found;
+  }
+
+  std::string flag(const LineReader& r, size_t i) const {
+    const std::string& name = r.at(i, "flag name").text;
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+      r.fail(i, "flag names are lower-case letters, digits and _", name);
+    return name;
+  }
+
+  void operation(const LineReader& r, const TraceLine& line) {
+    const std::string& op = r.key();
+    TraceProgram::Where at{0, line.number, op, iteration_};
+    auto opts_of = [&](size_t positional, std::vector<std::string> allowed) {
+      allowed.push_back("label");
+      auto o = options(r, positional, allowed);
+      if (o.count("label")) at.label = r.at(o["label"], "label").text;
+      return o;
+    };
+    auto shmem = [&](OpKind kind, int peer, double bytes, const std::string& flag_name) {
+      core::Op o;
+      o.kind = kind;
+      o.peer = peer;
+      o.bytes = bytes;
+      o.flag = flag_name;
+      o.complete = false;  // shmem_put returns before delivery; quiet waits for it
+      out_.shmem(pe_, o, at);
+    };
+    if (op == "put" || op == "get" || op == "iput" || op == "iget") {
+      const bool strided = op[0] == 'i';
+      const bool put = op == "put" || op == "iput";
+      const size_t positional = strided ? 3 : 2;
+      auto o = opts_of(positional, put ? std::vector<std::string>{"signal"} : std::vector<std::string>{});
+      const int p = peer(r, 0);
+      double b = 0;
+      if (strided) {
+        const long count = r.integer(1, "element count", 1, static_cast<long>(kMaxMessageBytes));
+        const double element = r.quantity(2, "element size", core::Quantity::Size, 1, 4096);
+        b = static_cast<double>(count) * std::ceil(element / kWordBytes) * kWordBytes;
+        if (b > kMaxMessageBytes) r.fail(1, "moves more than 1GiB");
+      } else {
+        b = bytes(r, 1, 1);
+      }
+      shmem(put ? OpKind::Put : OpKind::Get, p, b, o.count("signal") ? flag(r, o["signal"]) : "");
+    } else if (op == "swap" || op == "cswap" || op == "fadd" || op == "finc") {
+      opts_of(1, {});
+      shmem(OpKind::Atomic, peer(r, 0), kWordBytes, "");
+    } else if (op == "quiet" || op == "fence") {
+      opts_of(0, {});
+      shmem(OpKind::Quiet, -1, 0, "");
+    } else if (op == "wait") {
+      opts_of(1, {});
+      shmem(OpKind::Wait, -1, 0, flag(r, 0));
+    } else if (op == "compute") {
+      core::Op o;
+      o.kind = OpKind::Compute;
+      if (r.has(1) && r.at(1, "unit").text == "flops") {
+        opts_of(2, {});
+        o.flops = r.number(0, "flops", 0, 1e18);
+      } else {
+        opts_of(1, {});
+        o.seconds = r.quantity(0, "time (or: N flops)", core::Quantity::Time, 0, 1e6);
+      }
+      out_.shmem(pe_, o, at);
+    } else if (op == "send" || op == "isend" || op == "recv" || op == "irecv") {
+      auto o = opts_of(2, {"tag"});
+      const int tag = o.count("tag") ? static_cast<int>(r.integer(o["tag"], "tag", 0, 1 << 30)) : 0;
+      const bool send = op.find("send") != std::string::npos;
+      out_.message(pe_, send ? Call::Kind::Send : Call::Kind::Recv, peer(r, 0), bytes(r, 1, 0), tag, op[0] != 'i', at);
+    } else if (op == "waitall") {
+      opts_of(0, {});
+      out_.wait_all(pe_, at);
+    } else if (op == "barrier") {
+      opts_of(0, {});
+      out_.collective(pe_, {Collective::Barrier, 0, 0, 0}, at);
+    } else if (kCollectives.count(op)) {
+      core::CollectiveCall c{kCollectives.at(op), 0, 0, 0};
+      const bool rooted = op == "bcast" || op == "reduce" || op == "gather" || op == "scatter";
+      const bool combines = op == "reduce" || op == "allreduce";
+      std::vector<std::string> allowed;
+      if (rooted) allowed.push_back("root");
+      if (combines) allowed.push_back("flops");
+      auto o = opts_of(1, allowed);
+      c.bytes = bytes(r, 0, 0);
+      if (o.count("root")) c.root = static_cast<int>(r.integer(o["root"], "root PE", 0, out_.pes() - 1L));
+      if (o.count("flops")) c.comp_flops = r.number(o["flops"], "flops per combine", 0, 1e18);
+      out_.collective(pe_, c, at);
+    } else {
+      const std::string near = closest_match(op, operation_names());
+      r.fail_line("unknown operation" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+  }
+
+  const std::string& file_;
+  const std::vector<TraceLine>& lines_;
+  TraceProgram& out_;
+  int pe_ = 0;
+  int iteration_ = 0;
+  std::optional<double> size_;
+};
+
+std::vector<int> section_pes(const LineReader& r, int pes) {
+  const std::string& spec = r.at(0, "PE list (all, N, A-B, or a comma-separated list of them)").text;
+  r.no_more_than(1);
+  std::vector<int> out;
+  if (spec == "all") {
+    for (int pe = 0; pe < pes; ++pe) out.push_back(pe);
+    return out;
+  }
+  size_t start = 0;
+  while (start <= spec.size()) {
+    const size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string item = spec.substr(start, comma - start);
+    const size_t dash = item.find('-', 1);
+    auto number = [&](const std::string& text) {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9)
+        r.fail(0, "PE list items are N or A-B with 0 <= A <= B < pes", spec);
+      const int v = std::stoi(text);
+      if (v >= pes) r.fail(0, fmt::format("PE {} is beyond the trace's {} PEs", v, pes), spec);
+      return v;
+    };
+    const int a = number(item.substr(0, dash));
+    const int b = dash == std::string::npos ? a : number(item.substr(dash + 1));
+    if (b < a) r.fail(0, "a range A-B needs A <= B", spec);
+    for (int pe = a; pe <= b; ++pe) out.push_back(pe);
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes_override, double size) {
+  const std::vector<TraceLine> lines = read_trace_lines(path);
+  if (lines.empty() || lines[0].tokens[0].text != kShmemTraceMagic)
+    throw InputError({path, lines.empty() ? 0 : lines[0].number, 1}, kShmemTraceMagic,
+                     "a SHMEM trace starts with the line 't3sim-trace 1'");
+  LineReader magic(path, lines[0], 1);
+  magic.integer(0, "format version", 1, 1);
+  magic.no_more_than(1);
+
+  LoadedWorkload out;
+  std::string name = std::filesystem::path(path).stem().string(), doc;
+  int pes = 0;
+  std::vector<std::optional<double>> sizes;
+  size_t i = 1;
+  for (; i < lines.size() && lines[i].tokens[0].text != "pe"; ++i) {
+    LineReader r(path, lines[i], 1);
+    if (r.key() == "pes") {
+      pes = static_cast<int>(r.integer(0, "PE count", 1, core::kMaxNodes * 8L));
+      r.no_more_than(1);
+      out.pes_pos = r.pos(0);
+    } else if (r.key() == "name") {
+      name = r.at(0, "name").text;
+      r.no_more_than(1);
+    } else if (r.key() == "doc") {
+      for (size_t t = 1; t < lines[i].tokens.size(); ++t) doc += (doc.empty() ? "" : " ") + lines[i].tokens[t].text;
+    } else if (r.key() == "sizes") {
+      for (size_t t = 0; r.has(t); ++t)
+        sizes.push_back(r.quantity(t, "size", core::Quantity::Size, 0, kMaxMessageBytes));
+      if (sizes.empty()) r.fail(0, "missing sizes");
+    } else {
+      r.fail_line("unknown header line (header: pes, name, doc, sizes; then 'pe' sections)");
+    }
+  }
+  if (pes == 0) throw InputError({path, lines[0].number, 1}, "pes", "the header must give 'pes N'");
+  if (pes_override > 0) {
+    pes = pes_override;
+    out.pes_pos = {"--pes", 0, 0};
+  }
+  if (size > 0) sizes = {size};
+  if (sizes.empty()) sizes.push_back(std::nullopt);
+
+  std::vector<Section> sections;
+  std::vector<int> section_line(static_cast<size_t>(pes), 0);
+  for (; i < lines.size(); ++i) {
+    if (lines[i].tokens[0].text != "pe") continue;
+    LineReader r(path, lines[i], 1);
+    Section s{section_pes(r, pes), i + 1, i + 1};
+    for (int pe : s.pes) {
+      int& seen = section_line[static_cast<size_t>(pe)];
+      if (seen) r.fail(0, fmt::format("PE {} already has a section (line {})", pe, seen));
+      seen = lines[i].number;
+    }
+    while (s.last < lines.size() && lines[s.last].tokens[0].text != "pe") ++s.last;
+    sections.push_back(std::move(s));
+  }
+  for (int pe = 0; pe < pes; ++pe)
+    if (!section_line[static_cast<size_t>(pe)])
+      throw InputError(
+          {path, lines.back().number, 0}, "pe",
+          fmt::format("PE {} of {} has no section (an idle PE needs an empty 'pe {}' section)", pe, pes, pe));
+
+  TraceProgram program(pes, {path});
+  Interpreter interpreter(path, lines, program);
+  for (size_t it = 0; it < sizes.size(); ++it)
+    for (const Section& s : sections)
+      for (int pe : s.pes) interpreter.run(s.first, s.last, pe, static_cast<int>(it), sizes[it]);
+  out.workload = program.finish(name, doc, eager_threshold);
+  return out;
+}
+
+}  // namespace t3sim::io

@@ -1,0 +1,17 @@
+// Reads a t3sim SHMEM trace (format: workloads/README.md, "SHMEM traces"): a header naming the PE count,
+// then one section per PE (or per set of PEs) with one operation per line: one-sided SHMEM operations,
+// messages of the message layer, collectives, computation. Errors name file:line:column and the operation.
+#pragma once
+#include <string>
+
+#include "sim/io/workload_loader.hpp"
+
+namespace t3sim::io {
+
+constexpr const char* kShmemTraceMagic = "t3sim-trace";
+
+// `eager_threshold` is the machine profile's (the message layer's protocol switch); `pes`, when > 0,
+// replaces the header's PE count (`run --pes`); `size`, when > 0, replaces the `sizes` list.
+LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0);
+
+}  // namespace t3sim::io

@@ -1,0 +1,96 @@
+#include "sim/io/trace_lines.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "sim/io/input_file.hpp"
+
+namespace t3sim::io {
+
+std::vector<TraceLine> read_trace_lines(const std::string& path) {
+  const std::string text = read_input_file(path);
+  std::vector<TraceLine> lines;
+  int number = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    ++number;
+    TraceLine line{number, {}};
+    size_t i = start;
+    while (i < end) {
+      const char c = text[i];
+      if (c == '#') break;
+      if (c == ' ' || c == '\t' || c == '\r') {
+        ++i;
+        continue;
+      }
+      const size_t from = i;
+      while (i < end && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '#') ++i;
+      line.tokens.push_back({text.substr(from, i - from), static_cast<int>(from - start) + 1});
+    }
+    if (!line.tokens.empty()) lines.push_back(std::move(line));
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+LineReader::LineReader(const std::string& file, const TraceLine& line, size_t first_argument)
+    : file_(file), line_(line), first_(first_argument), key_(line.tokens[first_argument - 1].text) {}
+
+bool LineReader::has(size_t i) const { return first_ + i < line_.tokens.size(); }
+
+SourcePos LineReader::pos(size_t i) const {
+  const size_t t = std::min(first_ + i, line_.tokens.size());
+  const int column = t < line_.tokens.size()
+                         ? line_.tokens[t].column
+                         : line_.tokens.back().column + static_cast<int>(line_.tokens.back().text.size());
+  return {file_, line_.number, column};
+}
+
+void LineReader::fail(size_t i, const std::string& what, const std::string& got) const {
+  throw InputError(pos(i), key_, what, got.empty() ? got : "'" + got + "'");
+}
+
+void LineReader::fail_line(const std::string& what) const {
+  throw InputError({file_, line_.number, line_.tokens[first_ - 1].column}, key_, what);
+}
+
+const Token& LineReader::at(size_t i, const std::string& what) const {
+  if (!has(i)) fail(i, "missing " + what);
+  return line_.tokens[first_ + i];
+}
+
+double LineReader::number(size_t i, const std::string& what, double min, double max) const {
+  const std::string& text = at(i, what).text;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(v)) fail(i, what + " must be a number", text);
+  if (v < min || v > max) fail(i, fmt::format("{} must be from {:g} to {:g}", what, min, max), text);
+  return v;
+}
+
+long LineReader::integer(size_t i, const std::string& what, long min, long max) const {
+  const std::string& text = at(i, what).text;
+  const double v = number(i, what, static_cast<double>(min), static_cast<double>(max));
+  if (v != std::floor(v)) fail(i, what + " must be a whole number", text);
+  return static_cast<long>(v);
+}
+
+double LineReader::quantity(size_t i, const std::string& what, core::Quantity q, double min, double max) const {
+  const std::string& text = at(i, what).text;
+  std::string why;
+  const auto v = core::parse_quantity(text, q, &why);
+  if (!v) fail(i, what + ": " + why, text);
+  if (*v < min || *v > max) fail(i, fmt::format("{} must be from {:g} to {:g} (SI units)", what, min, max), text);
+  return *v;
+}
+
+void LineReader::no_more_than(size_t n) const {
+  if (has(n)) fail(n, "unexpected argument", line_.tokens[first_ + n].text);
+}
+
+}  // namespace t3sim::io

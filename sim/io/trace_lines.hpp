@@ -1,0 +1,47 @@
+// The text layer of both trace formats: lines split into whitespace-separated tokens, each with its
+// column, '#' starting a comment; and the located parsing of one token (file:line:column in errors).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/core/units.hpp"
+#include "sim/io/input_error.hpp"
+
+namespace t3sim::io {
+
+struct Token {
+  std::string text;
+  int column = 0;  // 1-based
+};
+
+struct TraceLine {
+  int number = 0;  // 1-based line number in its file
+  std::vector<Token> tokens;
+};
+
+// The non-empty lines of `path` (read with read_input_file's checks), comments removed.
+std::vector<TraceLine> read_trace_lines(const std::string& path);
+
+// Parsing of one token of a line; errors name `file`, the token's position and `key` (the operation).
+class LineReader {
+ public:
+  LineReader(const std::string& file, const TraceLine& line, size_t first_argument);
+  const std::string& key() const { return key_; }
+  bool has(size_t i) const;  // argument i (0-based after the operation's name) is present
+  const Token& at(size_t i, const std::string& what) const;
+  long integer(size_t i, const std::string& what, long min, long max) const;
+  double number(size_t i, const std::string& what, double min, double max) const;
+  double quantity(size_t i, const std::string& what, core::Quantity q, double min, double max) const;
+  void no_more_than(size_t n) const;  // rejects arguments beyond the n-th
+  [[noreturn]] void fail(size_t i, const std::string& what, const std::string& got = "") const;
+  [[noreturn]] void fail_line(const std::string& what) const;
+  SourcePos pos(size_t i) const;
+
+ private:
+  const std::string& file_;
+  const TraceLine& line_;
+  size_t first_;
+  std::string key_;
+};
+
+}  // namespace t3sim::io

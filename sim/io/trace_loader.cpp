@@ -1,0 +1,22 @@
+#include "sim/io/trace_loader.hpp"
+
+#include "sim/io/shmem_trace_reader.hpp"
+#include "sim/io/ti_trace_reader.hpp"
+#include "sim/io/trace_lines.hpp"
+
+namespace t3sim::io {
+
+LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes, double size) {
+  const std::vector<TraceLine> lines = read_trace_lines(path);
+  if (!lines.empty() && lines[0].tokens[0].text == kShmemTraceMagic)
+    return load_shmem_trace(path, eager_threshold, pes, size);
+  LoadedWorkload w = load_ti_trace(path, eager_threshold);
+  if (pes > 0 && pes != w.workload.pes)
+    throw InputError({"--pes", 0, 0}, "pes",
+                     "a time-independent trace has as many PEs as ranks (" + std::to_string(w.workload.pes) + ")",
+                     std::to_string(pes));
+  if (size > 0) throw InputError({"--size", 0, 0}, "size", "a time-independent trace fixes its message sizes");
+  return w;
+}
+
+}  // namespace t3sim::io

@@ -1,0 +1,14 @@
+// `t3sim run --trace FILE`: a t3sim SHMEM trace (first line `t3sim-trace 1`) or, otherwise, a SimGrid
+// time-independent MPI trace; both become a workload through the message layer.
+#pragma once
+#include <string>
+
+#include "sim/io/workload_loader.hpp"
+
+namespace t3sim::io {
+
+// `pes` / `size` (> 0) override a SHMEM trace's PE count / sizes; a TI trace's ranks are fixed, so
+// they are errors there.
+LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0);
+
+}  // namespace t3sim::io

@@ -1,0 +1,105 @@
+#include "sim/io/trace_program.hpp"
+
+#include <fmt/format.h>
+
+namespace t3sim::io {
+
+core::Call TraceProgram::call(core::Call::Kind kind, const Where& at) const {
+  core::Call c;
+  c.kind = kind;
+  c.label = at.label;
+  c.line = at.line;
+  c.file = at.file;
+  c.iteration = at.iteration;
+  return c;
+}
+
+void TraceProgram::count(const Where& at) {
+  if (++calls_ > core::kMaxOperations)
+    throw InputError({files_[static_cast<size_t>(at.file)], at.line, 0}, at.label,
+                     fmt::format("the trace expands to more than t3sim's limit of {:.3g} operations (a run needs "
+                                 "about 0.7 KiB per operation)",
+                                 core::kMaxOperations));
+}
+
+void TraceProgram::shmem(int pe, core::Op op, const Where& at) {
+  count(at);
+  core::Call c = call(core::Call::Kind::Shmem, at);
+  op.pe = pe;
+  op.label = at.label;
+  op.step = at.line;
+  op.iteration = at.iteration;
+  c.op = std::move(op);
+  programs_[static_cast<size_t>(pe)].push_back(std::move(c));
+}
+
+int TraceProgram::message(int pe, core::Call::Kind kind, int peer, double bytes, int tag, bool blocking,
+                          const Where& at) {
+  count(at);
+  core::Call c = call(kind, at);
+  c.peer = peer;
+  c.bytes = bytes;
+  c.tag = tag;
+  c.blocking = blocking;
+  if (!blocking) c.request = next_request_[static_cast<size_t>(pe)]++;
+  programs_[static_cast<size_t>(pe)].push_back(c);
+  return c.request;
+}
+
+void TraceProgram::wait_request(int pe, int request, const Where& at) {
+  core::Call c = call(core::Call::Kind::WaitRequest, at);
+  c.request = request;
+  programs_[static_cast<size_t>(pe)].push_back(std::move(c));
+}
+
+void TraceProgram::wait_all(int pe, const Where& at) {
+  programs_[static_cast<size_t>(pe)].push_back(call(core::Call::Kind::WaitAll, at));
+}
+
+void TraceProgram::collective(int pe, const core::CollectiveCall& c, const Where& at) {
+  auto& uses = collectives_[static_cast<size_t>(pe)];
+  const int tag = -1 - static_cast<int>(uses.size());  // apart from the program's tags (>= 0)
+  uses.push_back({c.kind, at});
+  auto& program = programs_[static_cast<size_t>(pe)];
+  const size_t before = program.size();
+  core::append_collective(program, c, pe, pes(), tag, call(core::Call::Kind::Shmem, at),
+                          &next_request_[static_cast<size_t>(pe)]);
+  for (size_t i = before; i < program.size(); ++i) count(at);
+}
+
+core::Workload TraceProgram::finish(const std::string& name, const std::string& doc, double eager_threshold) const {
+  auto located = [&](const Where& at) { return SourcePos{files_[static_cast<size_t>(at.file)], at.line, 0}; };
+  // Every PE must run the same collectives in the same order, or their messages would cross.
+  const auto& first = collectives_.front();
+  for (size_t pe = 1; pe < collectives_.size(); ++pe) {
+    const auto& mine = collectives_[pe];
+    for (size_t k = 0; k < std::max(first.size(), mine.size()); ++k) {
+      if (k < first.size() && k < mine.size() && first[k].kind == mine[k].kind) continue;
+      const bool short_here = k >= mine.size();
+      const CollectiveUse& shown = short_here ? first[k] : mine[k];
+      const std::string what =
+          short_here
+              ? fmt::format("PE {} runs only {} collectives; PE 0's collective {} is here", pe, mine.size(), k + 1)
+          : k >= first.size() ? fmt::format("PE {}'s collective {} ({}) has no counterpart: PE 0 runs only {}", pe,
+                                            k + 1, core::collective_name(mine[k].kind), first.size())
+                              : fmt::format("PE {}'s collective {} is {} but PE 0's is {} (line {})", pe, k + 1,
+                                            core::collective_name(mine[k].kind), core::collective_name(first[k].kind),
+                                            first[k].at.line);
+      throw InputError(located(shown.at), core::collective_name(shown.kind),
+                       "every PE must run the same collectives in the same order: " + what);
+    }
+  }
+  core::Workload w;
+  w.name = name;
+  w.doc = doc;
+  w.pes = pes();
+  w.step_unit = "line";
+  try {
+    w.ops = core::expand_messages(programs_, eager_threshold);
+  } catch (const core::MessageError& e) {
+    throw InputError({files_[static_cast<size_t>(e.file())], e.line(), 0}, "message", e.what());
+  }
+  return w;
+}
+
+}  // namespace t3sim::io

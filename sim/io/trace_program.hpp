@@ -1,0 +1,54 @@
+// What both trace readers build: every PE's calls (SHMEM operations, messages, collectives), checked
+// as a whole (every PE runs the same collectives in the same order; every message is matched) and
+// expanded by the message layer into a workload. Errors point at the trace line of the call.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/core/collectives.hpp"
+#include "sim/core/message_layer.hpp"
+#include "sim/io/trace_lines.hpp"
+
+namespace t3sim::io {
+
+class TraceProgram {
+ public:
+  TraceProgram(int pes, std::vector<std::string> files)
+      : programs_(static_cast<size_t>(pes)),
+        files_(std::move(files)),
+        next_request_(static_cast<size_t>(pes), 0),
+        collectives_(static_cast<size_t>(pes)) {}
+  int pes() const { return static_cast<int>(programs_.size()); }
+
+  // Every call is made at `at` (file index into `files`, line), under `label`, in measurement `iteration`.
+  struct Where {
+    int file = 0;
+    int line = 0;
+    std::string label;
+    int iteration = 0;
+  };
+  void shmem(int pe, core::Op op, const Where& at);
+  // Returns the request number of a non-blocking call.
+  int message(int pe, core::Call::Kind kind, int peer, double bytes, int tag, bool blocking, const Where& at);
+  void wait_request(int pe, int request, const Where& at);
+  void wait_all(int pe, const Where& at);
+  void collective(int pe, const core::CollectiveCall& c, const Where& at);
+
+  // Checks and expands. `name` and `doc` name the workload.
+  core::Workload finish(const std::string& name, const std::string& doc, double eager_threshold) const;
+
+ private:
+  core::Call call(core::Call::Kind kind, const Where& at) const;
+  void count(const Where& at);
+  struct CollectiveUse {
+    core::Collective kind;
+    Where at;
+  };
+  std::vector<std::vector<core::Call>> programs_;
+  std::vector<std::string> files_;
+  std::vector<int> next_request_;
+  std::vector<std::vector<CollectiveUse>> collectives_;
+  double calls_ = 0;
+};
+
+}  // namespace t3sim::io
