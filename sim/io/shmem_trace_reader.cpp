@@ -61,15 +61,26 @@ class Interpreter {
     LineReader(file_, lines_[i], 1).fail_line("has no closing 'end'");
   }
 
+  // Empty or call-free repeats add no operation but still cost time: bound the lines and iterations run.
+  void count_line(const LineReader& r) {
+    if (++executed_ > kMaxExecutedLines)
+      r.fail_line(fmt::format("the trace runs more than {:.3g} lines (repeats multiply): too long to expand",
+                              kMaxExecutedLines));
+  }
+
   void block(size_t first, size_t last) {
     for (size_t i = first; i < last; ++i) {
       const TraceLine& line = lines_[i];
       LineReader r(file_, line, 1);
+      count_line(r);
       if (r.key() == "repeat") {
         const long n = r.integer(0, "repeat count", 0, 100000000);
         r.no_more_than(1);
         const size_t end = closing_end(i, last);
-        for (long k = 0; k < n; ++k) block(i + 1, end);
+        for (long k = 0; k < n; ++k) {
+          count_line(r);  // an empty body still costs an iteration
+          block(i + 1, end);
+        }
         i = end;
         continue;
       }
@@ -212,6 +223,8 @@ class Interpreter {
   int pe_ = 0;
   int iteration_ = 0;
   std::optional<double> size_;
+  double executed_ = 0;
+  static constexpr double kMaxExecutedLines = 4 * core::kMaxOperations;
 };
 
 std::vector<int> section_pes(const LineReader& r, int pes) {

@@ -73,6 +73,8 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"compute_bad_time.t3t", "compute_bad_time.t3t:4:13: compute: unknown option"},
         RejectionCase{"option_twice.t3t", "option_twice.t3t:4:19: send: option given twice \\(got 'tag'\\)"},
         RejectionCase{"root_out_of_range.t3t", "root_out_of_range.t3t:4:17: bcast: root PE must be from 0 to 1"},
+        RejectionCase{"repeat_too_long.t3t",
+                      "repeat_too_long.t3t:[45]:[35]: repeat: the trace runs more than 6.4e\\+07 lines"},
         RejectionCase{"ti_unknown_action.txt",
                       "ti_unknown_action.txt:2:3: sned: unknown action \\(did you mean 'send'\\?\\)"},
         RejectionCase{"ti_partner_out_of_range.txt", "ti_partner_out_of_range.txt:1:8: send: rank must be from 0 to 1"},
