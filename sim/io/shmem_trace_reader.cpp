@@ -63,9 +63,9 @@ class Interpreter {
 
   // Empty or call-free repeats add no operation but still cost time: bound the lines and iterations run.
   void count_line(const LineReader& r) {
-    if (++executed_ > kMaxExecutedLines)
+    if (++executed_ > 4 * out_.max_calls())
       r.fail_line(fmt::format("the trace runs more than {:.3g} lines (repeats multiply): too long to expand",
-                              kMaxExecutedLines));
+                              4 * out_.max_calls()));
   }
 
   void block(size_t first, size_t last) {
@@ -224,7 +224,6 @@ class Interpreter {
   int iteration_ = 0;
   std::optional<double> size_;
   double executed_ = 0;
-  static constexpr double kMaxExecutedLines = 4 * core::kMaxOperations;
 };
 
 std::vector<int> section_pes(const LineReader& r, int pes) {
@@ -258,7 +257,8 @@ std::vector<int> section_pes(const LineReader& r, int pes) {
 
 }  // namespace
 
-LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes_override, double size) {
+LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes_override, double size,
+                                double max_operations) {
   const std::vector<TraceLine> lines = read_trace_lines(path);
   if (lines.empty() || lines[0].tokens[0].text != kShmemTraceMagic)
     throw InputError({path, lines.empty() ? 0 : lines[0].number, 1}, kShmemTraceMagic,
@@ -319,7 +319,7 @@ LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold,
           {path, lines.back().number, 0}, "pe",
           fmt::format("PE {} of {} has no section (an idle PE needs an empty 'pe {}' section)", pe, pes, pe));
 
-  TraceProgram program(pes, {path});
+  TraceProgram program(pes, {path}, max_operations);
   Interpreter interpreter(path, lines, program);
   for (size_t it = 0; it < sizes.size(); ++it)
     for (const Section& s : sections)

@@ -12,6 +12,8 @@ constexpr const char* kShmemTraceMagic = "t3sim-trace";
 
 // `eager_threshold` is the machine profile's (the message layer's protocol switch); `pes`, when > 0,
 // replaces the header's PE count (`run --pes`); `size`, when > 0, replaces the `sizes` list.
-LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0);
+// `max_operations` caps the expansion (t3sim's limit; the fuzzer passes less).
+LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0,
+                                double max_operations = core::kMaxOperations);
 
 }  // namespace t3sim::io

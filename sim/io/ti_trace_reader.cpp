@@ -161,7 +161,7 @@ double ti_datatype_bytes(int id) {
   return id >= 0 && id < static_cast<int>(std::size(kTypeBytes)) ? kTypeBytes[id] : 0;
 }
 
-LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold) {
+LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, double max_operations) {
   const std::vector<TraceLine> master = read_trace_lines(path);
   if (master.empty()) throw InputError({path, 0, 0}, "trace", "the trace is empty");
   // (file index, lines) per rank
@@ -203,7 +203,7 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold) {
       throw InputError({path, 0, 0}, "rank",
                        fmt::format("rank {} has no actions, though ranks up to {} do", rank, ranks - 1));
 
-  TraceProgram program(ranks, files);
+  TraceProgram program(ranks, files, max_operations);
   for (int rank = 0; rank < ranks; ++rank) {
     RankReader reader(program, rank);
     for (const auto& [file, line] : per_rank[static_cast<size_t>(rank)])

@@ -12,7 +12,8 @@
 
 namespace t3sim::io {
 
-LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold);
+LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold,
+                             double max_operations = core::kMaxOperations);
 
 // Bytes of SimGrid 3.32's datatype number `id` (the TYPE field); 0 when it names none.
 double ti_datatype_bytes(int id);

@@ -9,6 +9,8 @@ namespace t3sim::io {
 
 // `pes` / `size` (> 0) override a SHMEM trace's PE count / sizes; a TI trace's ranks are fixed, so
 // they are errors there.
-LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0);
+// `max_operations` caps the expansion (t3sim's limit; the fuzzer passes less to stay fast).
+LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0,
+                          double max_operations = core::kMaxOperations);
 
 }  // namespace t3sim::io

@@ -15,11 +15,11 @@ core::Call TraceProgram::call(core::Call::Kind kind, const Where& at) const {
 }
 
 void TraceProgram::count(const Where& at) {
-  if (++calls_ > core::kMaxOperations)
+  if (++calls_ > max_calls_)
     throw InputError({files_[static_cast<size_t>(at.file)], at.line, 0}, at.label,
-                     fmt::format("the trace expands to more than t3sim's limit of {:.3g} operations (a run needs "
+                     fmt::format("the trace expands to more than the limit of {:.3g} operations (a run needs "
                                  "about 0.7 KiB per operation)",
-                                 core::kMaxOperations));
+                                 max_calls_));
 }
 
 void TraceProgram::shmem(int pe, core::Op op, const Where& at) {

@@ -13,11 +13,14 @@ namespace t3sim::io {
 
 class TraceProgram {
  public:
-  TraceProgram(int pes, std::vector<std::string> files)
+  // `max_calls`: the most operations the trace may expand to (core::kMaxOperations; less in the fuzzer).
+  TraceProgram(int pes, std::vector<std::string> files, double max_calls)
       : programs_(static_cast<size_t>(pes)),
         files_(std::move(files)),
         next_request_(static_cast<size_t>(pes), 0),
-        collectives_(static_cast<size_t>(pes)) {}
+        collectives_(static_cast<size_t>(pes)),
+        max_calls_(max_calls) {}
+  double max_calls() const { return max_calls_; }
   int pes() const { return static_cast<int>(programs_.size()); }
 
   // Every call is made at `at` (file index into `files`, line), under `label`, in measurement `iteration`.
@@ -49,6 +52,7 @@ class TraceProgram {
   std::vector<int> next_request_;
   std::vector<std::vector<CollectiveUse>> collectives_;
   double calls_ = 0;
+  double max_calls_;
 };
 
 }  // namespace t3sim::io
