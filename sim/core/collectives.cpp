@@ -112,6 +112,20 @@ const char* collective_name(Collective c) {
       return "scatter";
     case Collective::Allgather:
       return "allgather";
+    case Collective::Gatherv:
+      return "gatherv";
+    case Collective::Scatterv:
+      return "scatterv";
+    case Collective::Allgatherv:
+      return "allgatherv";
+    case Collective::Alltoallv:
+      return "alltoallv";
+    case Collective::ReduceScatter:
+      return "reducescatter";
+    case Collective::Scan:
+      return "scan";
+    case Collective::Exscan:
+      return "exscan";
   }
   return "?";
 }
@@ -120,6 +134,13 @@ void append_collective(std::vector<Call>& out, const CollectiveCall& c, int rank
                        int* next_request) {
   Builder b(out, rank, ranks, tag, proto, next_request);
   const int n = ranks;
+  const bool vector_form = !c.send_blocks.empty() || !c.recv_blocks.empty();
+  auto sent_to = [&](int q) {
+    return vector_form && !c.send_blocks.empty() ? c.send_blocks[static_cast<size_t>(q)] : c.bytes;
+  };
+  auto received_from = [&](int q) {
+    return vector_form && !c.recv_blocks.empty() ? c.recv_blocks[static_cast<size_t>(q)] : c.bytes;
+  };
   switch (c.kind) {
     case Collective::Barrier:
       b.shmem(OpKind::Barrier, -1, 0, 0);
@@ -135,16 +156,19 @@ void append_collective(std::vector<Call>& out, const CollectiveCall& c, int rank
       binomial_bcast(b, rank, n, 0, c.bytes);
       return;
     case Collective::Alltoall:
-      b.local_copy(c.bytes);
+    case Collective::Alltoallv:
+      b.local_copy(sent_to(rank));
       for (int i = 1; i < n; ++i) {
-        b.send((rank + i) % n, c.bytes, false);
-        b.recv((rank - i + n) % n, c.bytes, false);
+        b.send((rank + i) % n, sent_to((rank + i) % n), false);
+        b.recv((rank - i + n) % n, received_from((rank - i + n) % n), false);
         b.wait_all();
       }
       return;
     case Collective::Gather:
-    case Collective::Scatter: {
-      const bool gather = c.kind == Collective::Gather;
+    case Collective::Gatherv:
+    case Collective::Scatter:
+    case Collective::Scatterv: {
+      const bool gather = c.kind == Collective::Gather || c.kind == Collective::Gatherv;
       if (rank != c.root) {
         if (gather)
           b.send(c.root, c.bytes);
@@ -152,24 +176,46 @@ void append_collective(std::vector<Call>& out, const CollectiveCall& c, int rank
           b.recv(c.root, c.bytes);
         return;
       }
-      b.local_copy(c.bytes);
+      b.local_copy(gather ? received_from(rank) : sent_to(rank));
       for (int q = 0; q < n; ++q) {
         if (q == rank) continue;
         if (gather)
-          b.recv(q, c.bytes, false);
+          b.recv(q, received_from(q), false);
         else
-          b.send(q, c.bytes, false);
+          b.send(q, sent_to(q), false);
       }
       b.wait_all();
       return;
     }
     case Collective::Allgather:
-      b.local_copy(c.bytes);
-      for (int i = 1; i < n; ++i) {
-        b.send((rank + 1) % n, c.bytes, false);
-        b.recv((rank - 1 + n) % n, c.bytes, false);
+    case Collective::Allgatherv:
+      b.local_copy(received_from(rank));
+      for (int i = 1; i < n; ++i) {  // round i passes on the block that started at PE r - i + 1
+        b.send((rank + 1) % n, received_from((rank - i + 1 + n) % n), false);
+        b.recv((rank - 1 + n) % n, received_from((rank - i + n) % n), false);
         b.wait_all();
       }
+      return;
+    case Collective::ReduceScatter: {
+      double total = 0;
+      for (double part : c.recv_blocks) total += part;
+      binomial_reduce(b, rank, n, 0, total, c.comp_flops);
+      if (rank != 0) {
+        b.recv(0, c.recv_blocks[static_cast<size_t>(rank)]);
+        return;
+      }
+      b.local_copy(c.recv_blocks[0]);
+      for (int q = 1; q < n; ++q) b.send(q, c.recv_blocks[static_cast<size_t>(q)], false);
+      b.wait_all();
+      return;
+    }
+    case Collective::Scan:
+    case Collective::Exscan:
+      if (rank > 0) {
+        b.recv(rank - 1, c.bytes);
+        b.combine(c.comp_flops);
+      }
+      if (rank + 1 < n) b.send(rank + 1, c.bytes);
       return;
   }
 }

@@ -9,6 +9,9 @@
 //   gather     linear: each PE sends its block to the root, which receives them all
 //   scatter    linear: the root sends every PE its block
 //   allgather  ring: N-1 rounds, each PE passes the block it received last to r+1
+//   gatherv, scatterv, allgatherv, alltoallv: as their fixed-size forms, with a size per PE
+//   reducescatter  reduce of the whole vector to PE 0, then scatterv of the parts (MPICH 1.x)
+//   scan, exscan   a chain: PE r receives the prefix from r-1, combines, passes it to r+1
 // Blocks moving within one PE (the root's own block) are local copies. Sizes are bytes.
 #pragma once
 #include <vector>
@@ -17,14 +20,37 @@
 
 namespace t3sim::core {
 
-enum class Collective { Barrier, Bcast, Reduce, Allreduce, Alltoall, Gather, Scatter, Allgather };
+enum class Collective {
+  Barrier,
+  Bcast,
+  Reduce,
+  Allreduce,
+  Alltoall,
+  Gather,
+  Scatter,
+  Allgather,
+  Gatherv,
+  Scatterv,
+  Allgatherv,
+  Alltoallv,
+  ReduceScatter,
+  Scan,
+  Exscan
+};
 
 struct CollectiveCall {
+  CollectiveCall(Collective k = Collective::Barrier, double b = 0, double flops = 0, int r = 0)
+      : kind(k), bytes(b), comp_flops(flops), root(r) {}
   Collective kind = Collective::Barrier;
   double bytes = 0;       // bcast: the message; reduce/allreduce: the vector; alltoall/gather/scatter/allgather:
                           // the block one PE sends to (or receives from) one other
   double comp_flops = 0;  // reduce/allreduce: flops to combine one contribution
   int root = 0;
+  // The v-forms: bytes this PE sends to / receives from each PE (indexed by PE). gatherv: recv_blocks
+  // at the root, `bytes` elsewhere; scatterv: send_blocks at the root, `bytes` received elsewhere;
+  // allgatherv: recv_blocks (every PE's block); alltoallv: both; reducescatter: recv_blocks (each
+  // PE's part of the reduced vector).
+  std::vector<double> send_blocks, recv_blocks;
 };
 
 const char* collective_name(Collective c);

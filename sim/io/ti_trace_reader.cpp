@@ -32,11 +32,14 @@ constexpr double kTypeBytes[] = {
 
 const std::vector<std::string>& action_names() {
   static const std::vector<std::string> names = {
-      "init",      "finalize", "comm_size", "comm_split", "comm_dup",  "location", "send",    "isend",
-      "recv",      "irecv",    "wait",      "waitall",    "test",      "barrier",  "bcast",   "reduce",
-      "allreduce", "alltoall", "gather",    "scatter",    "allgather", "sendRecv", "compute", "sleep"};
+      "init",      "finalize", "comm_size",  "comm_split", "comm_dup",      "location", "send",    "isend",
+      "recv",      "irecv",    "wait",       "waitall",    "test",          "barrier",  "bcast",   "reduce",
+      "allreduce", "alltoall", "gather",     "scatter",    "allgather",     "sendRecv", "compute", "sleep",
+      "gatherv",   "scatterv", "allgatherv", "alltoallv",  "reducescatter", "scan",     "exscan"};
   return names;
 }
+
+constexpr size_t kNone = static_cast<size_t>(-1);  // no argument: a default applies
 
 class RankReader {
  public:
@@ -49,7 +52,7 @@ class RankReader {
     auto partner = [&](size_t i) { return static_cast<int>(r.integer(i, "rank", 0, out_.pes() - 1L)); };
     auto count = [&](size_t i) { return r.number(i, "count", 0, 1e12); };
     auto type = [&](size_t i) {
-      if (!r.has(i)) return default_type_;
+      if (i == kNone || !r.has(i)) return default_type_;
       const long id = r.integer(i, "datatype number", 0, std::size(kTypeBytes) - 1L);
       if (kTypeBytes[id] == 0) r.fail(i, "datatype has no size", r.at(i, "").text);
       return kTypeBytes[id];
@@ -60,6 +63,13 @@ class RankReader {
       return b;
     };
     auto root = [&](size_t i) { return r.has(i) ? partner(i) : 0; };
+    const size_t n = static_cast<size_t>(out_.pes());
+    // n counts from argument `first`, in the type at argument `type_at` (kNone: the default type)
+    auto blocks = [&](size_t first, size_t type_at) {
+      std::vector<double> v;
+      for (size_t q = 0; q < n; ++q) v.push_back(bytes(first + q, type_at));
+      return v;
+    };
     auto collective = [&](Collective kind, double b, double flops, int root_rank) {
       out_.collective(rank_, {kind, b, flops, root_rank}, at);
     };
@@ -127,9 +137,45 @@ class RankReader {
       op.kind = core::OpKind::Compute;
       op.seconds = r.number(0, "seconds", 0, 1e6);
       out_.shmem(rank_, op, at);
-    } else if (a == "gatherv" || a == "scatterv" || a == "allgatherv" || a == "alltoallv" || a == "reducescatter" ||
-               a == "scan" || a == "exscan") {
-      r.fail_line("is a SimGrid action t3sim does not replay yet (vector collectives and scans)");
+    } else if (a == "gatherv" || a == "allgatherv") {
+      // SEND RECVCOUNTS[n] then, for gatherv, [ROOT [TYPE1 [TYPE2]]]; for allgatherv [TYPE1 TYPE2]
+      // and displacements, which do not change what moves
+      const bool all = a == "allgatherv";
+      size_t type2 = all ? n + 2 : n + 3;
+      if (all && r.has(2 * n + 1)) {
+        r.no_more_than(2 * n + 3);  // types, then displacements
+      } else if (all && r.has(n + 3)) {
+        type2 = kNone;  // displacements without types: SimGrid's default type
+        r.no_more_than(2 * n + 1);
+      } else {
+        r.no_more_than(type2 + 1);
+      }
+      core::CollectiveCall c{all ? Collective::Allgatherv : Collective::Gatherv, 0, 0, 0};
+      c.bytes = bytes(0, type2 == kNone ? kNone : type2 - 1);
+      c.recv_blocks = blocks(1, type2);
+      if (!all) c.root = root(n + 1);
+      out_.collective(rank_, c, at);
+    } else if (a == "scatterv") {  // SENDCOUNTS[n] RECV [ROOT [TYPE1 [TYPE2]]]
+      r.no_more_than(n + 4);
+      core::CollectiveCall c{Collective::Scatterv, bytes(n, n + 3), 0, root(n + 1)};
+      c.send_blocks = blocks(0, n + 2);
+      out_.collective(rank_, c, at);
+    } else if (a == "alltoallv") {  // SENDBUF SENDCOUNTS[n] RECVBUF RECVCOUNTS[n] [TYPE1 [TYPE2]]
+      r.no_more_than(2 * n + 4);
+      count(0);
+      count(n + 1);
+      core::CollectiveCall c{Collective::Alltoallv, 0, 0, 0};
+      c.send_blocks = blocks(1, 2 * n + 2);
+      c.recv_blocks = blocks(n + 2, 2 * n + 3);
+      out_.collective(rank_, c, at);
+    } else if (a == "reducescatter") {  // RECVCOUNTS[n] FLOPS [TYPE]
+      r.no_more_than(n + 2);
+      core::CollectiveCall c{Collective::ReduceScatter, 0, r.number(n, "flops", 0, 1e18), 0};
+      c.recv_blocks = blocks(0, n + 1);
+      out_.collective(rank_, c, at);
+    } else if (a == "scan" || a == "exscan") {  // COUNT FLOPS [TYPE]
+      r.no_more_than(3);
+      collective(a == "scan" ? Collective::Scan : Collective::Exscan, bytes(0, 2), r.number(1, "flops", 0, 1e18), 0);
     } else {
       const std::string near = closest_match(a, action_names());
       r.fail_line("unknown action" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));

@@ -2,8 +2,9 @@
 // either one file whose lines start with the rank, or a file listing one such file per rank (paths
 // relative to it). Actions: init, finalize, send/isend/recv/irecv PARTNER TAG COUNT [TYPE],
 // wait SRC DST TAG, waitall, test, barrier, bcast, reduce, allreduce, alltoall, gather, scatter,
-// allgather, sendRecv, compute FLOPS, sleep SECONDS (comm_size, comm_split, comm_dup and location are
-// accepted and ignored, as SimGrid's replay does). Counts are in datatype units (MPI_BYTE unless
+// allgather, the v-forms (gatherv, allgatherv, scatterv, alltoallv), reducescatter, scan, exscan,
+// sendRecv, compute FLOPS, sleep SECONDS (comm_size, comm_split, comm_dup and location are accepted and
+// ignored, as SimGrid's replay does). Counts are in datatype units (MPI_BYTE unless
 // `init` names a type, then MPI_DOUBLE, as SimGrid). Collectives expand as sim/core/collectives.hpp.
 #pragma once
 #include <string>
