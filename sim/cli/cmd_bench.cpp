@@ -32,6 +32,7 @@ struct DriverRuns {
   std::vector<double> rss;
   double makespan = 0;
   size_t messages = 0;
+  size_t operations = 0;
   std::string transfers_path;
 };
 
@@ -41,20 +42,14 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
   DriverRuns r;
   r.driver = driver + tag;
   r.transfers_path = out_dir + "/" + c.name + "." + r.driver + ".transfers.csv";
-  std::vector<std::string> args = {"run",
-                                   "--machine",
-                                   c.machine,
-                                   "--workload",
-                                   c.workload,
-                                   "--pes",
-                                   std::to_string(c.pes),
-                                   "--size",
-                                   fmt::format("{:.0f}B", c.bytes),
-                                   "--summary",
-                                   "--driver",
-                                   driver,
-                                   "--transfers",
-                                   r.transfers_path};
+  std::vector<std::string> args = {"run",      "--machine", c.machine,     "--summary",
+                                   "--driver", driver,      "--transfers", r.transfers_path};
+  if (!c.trace.empty()) {
+    args.insert(args.end(), {"--trace", c.trace});
+  } else {
+    args.insert(args.end(),
+                {"--workload", c.workload, "--pes", std::to_string(c.pes), "--size", fmt::format("{:.0f}B", c.bytes)});
+  }
   for (const auto& [name, value] : c.variables) {
     args.push_back("--set");
     args.push_back(name + "=" + value);
@@ -69,6 +64,7 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
     const auto j = nlohmann::json::parse(o.out);
     r.makespan = j.at("traffic").at("makespan_s").get<double>();
     r.messages = j.at("traffic").at("transfers").get<size_t>();
+    r.operations = j.at("traffic").at("operations").get<size_t>();
     std::cerr << fmt::format("  {} {} run {}/{}: {:.2f} s, {:.0f} MiB\n", c.name, r.driver, i + 1, repeat, o.wall_s,
                              o.peak_rss_bytes / 1048576.0);
   }
@@ -137,9 +133,9 @@ int cmd_bench(const BenchArgs& a) {
   std::string csv =
       "case,driver,runs,wall_median_s,wall_min_s,wall_max_s,peak_rss_mib,messages,messages_per_s,makespan_s,"
       "speedup,makespan_rel_diff,end_max_rel_diff,duration_max_rel_diff,duration_median_rel_diff,"
-      "duration_within_1pct\n";
-  std::string table = fmt::format("{:<16} {:<9} {:>4} {:>10} {:>9} {:>9} {:>12} {:>12}\n", "case", "driver", "runs",
-                                  "wall s", "peak MiB", "messages", "msgs/wall-s", "makespan s");
+      "duration_within_1pct,operations,operations_per_s\n";
+  std::string table = fmt::format("{:<16} {:<9} {:>4} {:>10} {:>9} {:>9} {:>12} {:>12} {:>12}\n", "case", "driver",
+                                  "runs", "wall s", "peak MiB", "messages", "msgs/wall-s", "ops/wall-s", "makespan s");
   std::string comparisons;
   for (size_t i = 0; i < cases.size(); ++i) {
     const io::BenchCase& c = cases[i];
@@ -154,11 +150,12 @@ int cmd_bench(const BenchArgs& a) {
       const double wall = walls.median;
       const double rss = core::distribution_of(r.rss).median / 1048576.0;
       const double rate = wall > 0 ? static_cast<double>(r.messages) / wall : 0;
-      table += fmt::format("{:<16} {:<9} {:>4} {:>10.2f} {:>9.0f} {:>9} {:>12.0f} {:>12.6e}\n", c.name, r.driver,
-                           r.walls.size(), wall, rss, r.messages, rate, r.makespan);
-      jc[r.driver] = {{"runs", r.walls.size()},  {"wall_s", r.walls},      {"wall_median_s", wall},
-                      {"peak_rss_mib", rss},     {"messages", r.messages}, {"messages_per_s", rate},
-                      {"makespan_s", r.makespan}};
+      const double op_rate = wall > 0 ? static_cast<double>(r.operations) / wall : 0;
+      table += fmt::format("{:<16} {:<9} {:>4} {:>10.2f} {:>9.0f} {:>9} {:>12.0f} {:>12.0f} {:>12.6e}\n", c.name,
+                           r.driver, r.walls.size(), wall, rss, r.messages, rate, op_rate, r.makespan);
+      jc[r.driver] = {{"runs", r.walls.size()},   {"wall_s", r.walls},          {"wall_median_s", wall},
+                      {"peak_rss_mib", rss},      {"messages", r.messages},     {"messages_per_s", rate},
+                      {"makespan_s", r.makespan}, {"operations", r.operations}, {"operations_per_s", op_rate}};
       csv += fmt::format("{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{},{:.1f},{:.9e}", c.name, r.driver, r.walls.size(),
                          wall, walls.min, walls.max, rss, r.messages, rate, r.makespan);
       if (r.driver == "fast" && runs.size() == 2) {
@@ -173,12 +170,13 @@ int cmd_bench(const BenchArgs& a) {
                             {"duration_max_rel_diff", cmp.max_duration_rel},
                             {"duration_median_rel_diff", cmp.median_duration_rel},
                             {"duration_within_1pct", cmp.within_1pct}};
-        csv += fmt::format(",{:.3f},{:.3e},{:.3e},{:.3e},{:.3e},{:.4f}\n", speedup, makespan_diff, cmp.max_end_rel,
+        csv += fmt::format(",{:.3f},{:.3e},{:.3e},{:.3e},{:.3e},{:.4f}", speedup, makespan_diff, cmp.max_end_rel,
                            cmp.max_duration_rel, cmp.median_duration_rel, cmp.within_1pct);
         comparisons += comparison_line(c.name, fmt::format("fast is {:.2f}x the reference", speedup), ref, r, cmp);
       } else {
-        csv += ",,,,,,\n";
+        csv += ",,,,,,";
       }
+      csv += fmt::format(",{},{:.1f}\n", r.operations, op_rate);
     }
     if (a.noise_floor) {
       const DriverRuns twin = run_driver(perturbed(c, a.out_dir), "fast", 1, a.out_dir, "-perturbed");

@@ -108,7 +108,7 @@ void ShmemPe::remote_put(const core::Op& op) {
         self->transfer(src, dst, bytes, cost->profile().put_bandwidth, iteration);
         if (!flag.empty()) self->signal(dst, flag);
         sg4::this_actor::sleep_for(cost->latency(dst, src));
-      }));
+      })->get_pid());
 }
 
 void ShmemPe::signal(int pe, const std::string& flag) const {
@@ -126,7 +126,8 @@ void ShmemPe::wait(const std::string& flag) const {
 }
 
 void ShmemPe::quiet() {
-  for (auto& a : in_flight_) a->join();
+  for (aid_t pid : in_flight_)
+    if (sg4::ActorPtr a = sg4::Actor::by_pid(pid)) a->join();  // null: it has finished
   in_flight_.clear();
 }
 

@@ -63,7 +63,9 @@ class ShmemPe {
   JobContext ctx_;
   int pe_;
   std::vector<core::Op> program_;
-  std::vector<sg4::ActorPtr> in_flight_;  // background puts, joined by quiet
+  // Background puts, joined by quiet. Held by pid, not ActorPtr: a held ActorPtr keeps a finished
+  // actor's stack mapped, and a trace's thousands of puts before a quiet ran out of mappings.
+  std::vector<aid_t> in_flight_;
 };
 
 }  // namespace t3sim::engine

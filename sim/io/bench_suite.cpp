@@ -24,9 +24,17 @@ BenchCase read_case(const YAML::Node& node, const std::string& file, const std::
     throw InputError(m.key_pos("name"), m.child_path("name"), "names are lower-case letters, digits and -", c.name);
   c.doc = m.string_at("doc");
   c.machine = existing_file_value(m.required("machine"), file, m.child_path("machine"));
-  c.workload = existing_file_value(m.required("workload"), file, m.child_path("workload"));
-  c.pes = static_cast<int>(m.integer_at("pes", 2, 1 << 20));
-  c.bytes = m.quantity_at("size", core::Quantity::Size);
+  const auto workload = m.optional("workload");
+  const auto trace = m.optional("trace");
+  if (static_cast<bool>(workload) == static_cast<bool>(trace))
+    throw InputError(pos_of(file, node), m.child_path("workload"), "give exactly one of 'workload' or 'trace'");
+  if (workload) {
+    c.workload = existing_file_value(*workload, file, m.child_path("workload"));
+    c.pes = static_cast<int>(m.integer_at("pes", 2, 1 << 20));
+    c.bytes = m.quantity_at("size", core::Quantity::Size);
+  } else {
+    c.trace = existing_file_value(*trace, file, m.child_path("trace"));
+  }
   if (auto set = m.optional("set")) {
     MapReader vars(*set, file, m.child_path("set"));
     for (const std::string& k : vars.keys()) c.variables[k] = scalar_text(vars.lookup(k), file, vars.child_path(k));

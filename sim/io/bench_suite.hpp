@@ -1,6 +1,6 @@
 // The benchmark suite of `t3sim bench`: fixed cases, each one `t3sim run` of a machine, a workload,
-// a job size, one message size and workload variables. Read from a suite file (strict YAML, paths
-// relative to it), e.g. bench/suite.yaml.
+// a job size, one message size and workload variables, or of a machine and a trace. Read from a suite file (strict
+// YAML, paths relative to it), e.g. bench/suite.yaml.
 #pragma once
 #include <map>
 #include <string>
@@ -11,10 +11,11 @@ namespace t3sim::io {
 struct BenchCase {
   std::string name;  // short id, [a-z0-9-]
   std::string doc;
-  std::string machine;   // resolved path
-  std::string workload;  // resolved path
-  int pes = 0;
-  double bytes = 0;
+  std::string machine;                           // resolved path
+  std::string workload;                          // resolved path; "" when the case replays a trace
+  std::string trace;                             // resolved path of a trace (`run --trace`); "" for a workload
+  int pes = 0;                                   // 0 (traces only): the trace's own
+  double bytes = 0;                              // 0 (traces only): the trace's own sizes
   std::map<std::string, std::string> variables;  // --set NAME=VALUE
 };
 

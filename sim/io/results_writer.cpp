@@ -121,6 +121,7 @@ std::string traffic_summary_line(const core::RunResult& r, const core::TrafficRe
   j["max_link_utilisation"] = t.links.empty() ? 0.0 : t.links.front().utilisation;
   j["busiest_link"] = t.links.empty() ? "" : t.links.front().name;
   j["transfers"] = r.transfers.size();
+  j["operations"] = r.records.size();
   nlohmann::ordered_json out = run_identity(r);
   out["traffic"] = j;
   return out.dump();

@@ -51,8 +51,11 @@ TEST(TransfersCsv, RoundTripsAndNamesABadLine) {
 
 TEST(BenchSuite, LoadsTheRepositorySuite) {
   const auto s = io::load_bench_suite(std::string(T3SIM_SOURCE_DIR) + "/bench/suite.yaml");
-  ASSERT_EQ(s.cases.size(), 5u);
+  ASSERT_EQ(s.cases.size(), 6u);
   EXPECT_EQ(s.cases[0].pes, 512);
+  EXPECT_EQ(s.cases[4].name, "ti-a2a-128");
+  EXPECT_TRUE(s.cases[4].workload.empty());
+  EXPECT_NE(s.cases[4].trace.find("ti-alltoall-128.txt"), std::string::npos);
   EXPECT_DOUBLE_EQ(s.cases[0].bytes, 65536);
   EXPECT_EQ(s.cases[2].variables.at("messages"), "16");
 }
@@ -72,5 +75,7 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"machine_missing", "machine_missing.yaml:5:[0-9]+: cases\\[0\\].machine: no such file"},
         RejectionCase{"no_cases", "no_cases.yaml:4:8: cases: must list at least one case"},
         RejectionCase{"size_without_unit", "size_without_unit.yaml:5:[0-9]+: cases\\[0\\].size: unit missing"},
-        RejectionCase{"unknown_key", "unknown_key.yaml:5:[0-9]+: cases\\[0\\].repeat: unknown key"}),
+        RejectionCase{"unknown_key", "unknown_key.yaml:5:[0-9]+: cases\\[0\\].repeat: unknown key"},
+        RejectionCase{"workload_and_trace",
+                      "workload_and_trace.yaml:5:5: cases\\[0\\].workload: give exactly one of 'workload' or 'trace'"}),
     t3sim::test::rule_name);
