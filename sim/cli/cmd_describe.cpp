@@ -5,6 +5,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/core/machine_params.hpp"
 #include "sim/io/input_error.hpp"
+#include "sim/io/shmem_trace_reader.hpp"
 #include "sim/io/workload_loader.hpp"
 
 namespace t3sim::cli {
@@ -45,7 +46,15 @@ int cmd_describe(const std::string& what) {
     print_keys(io::workload_keys());
     return 0;
   }
-  throw io::InputError({"describe", 0, 0}, "", "describe takes 'machine' or 'workload'", "'" + what + "'");
+  if (what == "trace") {
+    std::cout << "SHMEM trace (workloads/traces/*.t3t; format: workloads/README.md). Header: 't3sim-trace 1', "
+                 "'pes N', optional 'name', 'doc', 'sizes' ($size);\nthen sections 'pe N | A-B | list | all'. "
+                 "PE: absolute, or +k / -k from the running PE. Operations (each also takes 'label NAME'):\n";
+    print_keys(io::shmem_trace_operations());
+    std::cout << "\nAny other file given to `run --trace` is read as a SimGrid time-independent MPI trace.\n";
+    return 0;
+  }
+  throw io::InputError({"describe", 0, 0}, "", "describe takes 'machine', 'workload' or 'trace'", "'" + what + "'");
 }
 
 }  // namespace t3sim::cli

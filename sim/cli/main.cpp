@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
   route_cmd->add_option("DST_PE", route_dst)->required();
 
   std::string describe_what;
-  auto* describe_cmd = app.add_subcommand("describe", "Print the schema of a machine or workload file");
-  describe_cmd->add_option("WHAT", describe_what, "machine | workload")->required();
+  auto* describe_cmd = app.add_subcommand("describe", "Print the schema of a machine, workload or trace file");
+  describe_cmd->add_option("WHAT", describe_what, "machine | workload | trace")->required();
 
   ValidateArgs val{default_cases_path(), "", false, ""};
   auto* val_cmd = app.add_subcommand("validate", "Run every validation case; exit 1 if any is out of tolerance");
