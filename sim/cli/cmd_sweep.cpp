@@ -82,9 +82,18 @@ struct Running {
 };
 
 pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const std::string& err_file) {
-  std::vector<std::string> args = {"t3sim",       "run",       "--machine", p.machine,
-                                   "--workload",  p.workload,  "--pes",     std::to_string(p.pes),
-                                   "--placement", p.placement, "--size",    fmt::format("{:.0f}B", p.bytes),
+  std::vector<std::string> args = {"t3sim",
+                                   "run",
+                                   "--machine",
+                                   p.machine,
+                                   p.trace ? "--trace" : "--workload",
+                                   p.workload,
+                                   "--pes",
+                                   std::to_string(p.pes),
+                                   "--placement",
+                                   p.placement,
+                                   "--size",
+                                   fmt::format("{:.0f}B", p.bytes),
                                    "--summary"};
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a sweep point");

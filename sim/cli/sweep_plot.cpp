@@ -1,6 +1,7 @@
 #include "sim/cli/sweep_plot.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <cstdlib>
 #include <fstream>
@@ -43,7 +44,12 @@ std::string plot_sweep(const std::string& csv, const std::string& dir) {
     const std::string stem = fmt::format("{}/pe-bandwidth-{}B", dir, bytes);
     std::string data, plot;
     int index = 0;
+    int least = 1 << 30, most = 0;
     for (const auto& [key, points] : lines) {
+      for (const auto& [pes, v] : points) {
+        least = std::min(least, pes);
+        most = std::max(most, pes);
+      }
       for (const auto& [pes, v] : points)
         data += fmt::format("{} {:.3f} {:.3f} {:.3f}\n", pes, std::get<0>(v), std::get<1>(v), std::get<2>(v));
       data += "\n\n";  // gnuplot data blocks are separated by two blank lines
@@ -54,12 +60,15 @@ std::string plot_sweep(const std::string& csv, const std::string& dir) {
     io::write_file_atomically(stem + ".dat", data);
     io::write_file_atomically(
         stem + ".gp",
-        fmt::format(
-            "set terminal svg size 900,560 dynamic noenhanced font 'sans,12'\nset output '{}.svg'\n"
-            "set title 'Per-PE bandwidth, {} B messages (median, bars min..max)'\n"
-            "set xlabel 'PEs in the job'\nset ylabel 'MB/s per PE'\nset logscale x 2\nset grid\n"
-            "set key top right\nset yrange [0:*]\nset autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n{}\n",
-            stem, bytes, plot));
+        fmt::format("set terminal svg size 900,560 dynamic noenhanced font 'sans,12'\nset output '{}.svg'\n"
+                    "set title 'Per-PE bandwidth, {} B messages (median, bars min..max)'\n"
+                    "set xlabel 'PEs in the job'\nset ylabel 'MB/s per PE'\nset logscale x 2\nset grid\n"
+                    "set key top right\nset yrange [0:*]\n{}{}\n",
+                    stem, bytes,
+                    // one PE count (a ping-pong study): a range around it, or gnuplot warns of an empty range
+                    least == most ? fmt::format("set xrange [{}:{}]\n", least / 2.0, most * 2.0)
+                                  : "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n",
+                    plot));
     if (std::system(("gnuplot '" + stem + ".gp'").c_str()) != 0) return "gnuplot failed on " + stem + ".gp";
   }
   return "";

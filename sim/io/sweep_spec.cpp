@@ -4,12 +4,15 @@
 
 #include "sim/core/units.hpp"
 #include "sim/io/input_error.hpp"
+#include "sim/io/shmem_trace_reader.hpp"
+#include "sim/io/trace_lines.hpp"
 #include "sim/io/yaml_map.hpp"
 
 namespace t3sim::io {
 namespace {
 
-std::vector<std::string> paths(MapReader& m, const std::string& key) {
+std::vector<std::string> paths(MapReader& m, const std::string& key, bool required = true) {
+  if (!required && !m.has(key)) return {};
   const YAML::Node list = sequence_value(m.required(key), m.file(), key);
   if (list.size() == 0) throw InputError(pos_of(m.file(), list), key, "must list at least one file");
   std::vector<std::string> out;
@@ -31,7 +34,19 @@ SweepSpec load_sweep(const std::string& path) {
   SweepSpec s;
   s.name = top.string_at("name");
   s.machines = paths(top, "machines");
-  s.workloads = paths(top, "workloads");
+  const bool has_traces = top.has("traces");
+  if (!has_traces && !top.has("workloads"))
+    throw InputError({path, 0, 0}, "workloads", "a study needs 'workloads', 'traces' or both");
+  s.workloads = paths(top, "workloads", !has_traces);
+  s.traces = paths(top, "traces", false);
+  for (size_t i = 0; i < s.traces.size(); ++i) {
+    const auto lines = read_trace_lines(s.traces[i]);
+    if (lines.empty() || lines[0].tokens[0].text != kShmemTraceMagic)
+      throw InputError(top.key_pos("traces"), "traces[" + std::to_string(i) + "]",
+                       "a study scales traces to its PE counts and sizes: only t3sim SHMEM traces "
+                       "('t3sim-trace 1'), not SimGrid TI traces, whose ranks are fixed",
+                       s.traces[i]);
+  }
   const YAML::Node pes = sequence_value(top.required("pes"), path, "pes");
   for (size_t i = 0; i < pes.size(); ++i)
     s.pes.push_back(static_cast<int>(integer_value(pes[i], path, "pes", 2, 1 << 20)));
@@ -52,8 +67,11 @@ SweepSpec load_sweep(const std::string& path) {
 
 std::vector<SweepPoint> sweep_points(const SweepSpec& spec) {
   std::vector<SweepPoint> points;
+  std::vector<std::pair<std::string, bool>> jobs;  // (file, is a trace)
+  for (const auto& w : spec.workloads) jobs.push_back({w, false});
+  for (const auto& t : spec.traces) jobs.push_back({t, true});
   for (const auto& m : spec.machines)
-    for (const auto& w : spec.workloads)
+    for (const auto& [w, is_trace] : jobs)
       for (int pes : spec.pes)
         for (const auto& pl : spec.placements)
           for (double b : spec.sizes) {
@@ -61,6 +79,7 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec) {
             p.index = static_cast<int>(points.size());
             p.machine = m;
             p.workload = w;
+            p.trace = is_trace;
             p.pes = pes;
             p.placement = pl;
             p.bytes = b;
