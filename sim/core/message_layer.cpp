@@ -74,18 +74,20 @@ class Emitter {
     else
       add(c, OpKind::Put, c.peer, kControlBytes, channel_flag("rts", pe_, c.tag));
   }
-  void send_finish(const Call& c, double bytes) {
-    if (bytes > eager_) add(c, OpKind::Wait, -1, 0, channel_flag("done", c.peer, c.tag));
+  // `site`: the call the operations are reported under (the wait that completes a request, or the
+  // blocking call itself): time in a wait shows as the wait's, as an MPI profile shows it.
+  void send_finish(const Call& c, double bytes, const Call& site) {
+    if (bytes > eager_) add(site, OpKind::Wait, -1, 0, channel_flag("done", c.peer, c.tag));
   }
-  void receive(const Call& c, double bytes) {
+  void receive(const Call& c, double bytes, const Call& site) {
     if (bytes <= eager_) {
-      add(c, OpKind::Wait, -1, 0, channel_flag("eager", c.peer, c.tag));
-      if (bytes > 0) add(c, OpKind::Get, pe_, bytes, "");  // out of the eager buffer
+      add(site, OpKind::Wait, -1, 0, channel_flag("eager", c.peer, c.tag));
+      if (bytes > 0) add(site, OpKind::Get, pe_, bytes, "");  // out of the eager buffer
       return;
     }
-    add(c, OpKind::Wait, -1, 0, channel_flag("rts", c.peer, c.tag));
-    add(c, OpKind::Get, c.peer, bytes, "");
-    add(c, OpKind::Put, c.peer, kControlBytes, channel_flag("done", pe_, c.tag));
+    add(site, OpKind::Wait, -1, 0, channel_flag("rts", c.peer, c.tag));
+    add(site, OpKind::Get, c.peer, bytes, "");
+    add(site, OpKind::Put, c.peer, kControlBytes, channel_flag("done", pe_, c.tag));
   }
   void passthrough(const Op& op) {
     out_.push_back(op);
@@ -125,21 +127,21 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
     };
     // Before blocking on a rendezvous send, the library completes the receives already posted: its
     // partner may be waiting for one of them (the progress MPI makes inside any blocking call).
-    auto serve_posted_receives = [&] {
+    auto serve_posted_receives = [&](const Call& site) {
       for (auto it = pending.begin(); it != pending.end();) {
         if (program[it->second].kind != Call::Kind::Recv) {
           ++it;
           continue;
         }
-        emit.receive(program[it->second], message_bytes[pe][it->second]);
+        emit.receive(program[it->second], message_bytes[pe][it->second], site);
         it = pending.erase(it);
       }
     };
-    auto finish = [&](size_t i) {
+    auto finish = [&](size_t i, const Call& site) {
       const Call& c = program[i];
-      if (c.kind == Call::Kind::Recv) return emit.receive(c, message_bytes[pe][i]);
-      if (is_rendezvous_send(i)) serve_posted_receives();
-      emit.send_finish(c, message_bytes[pe][i]);
+      if (c.kind == Call::Kind::Recv) return emit.receive(c, message_bytes[pe][i], site);
+      if (is_rendezvous_send(i)) serve_posted_receives(site);
+      emit.send_finish(c, message_bytes[pe][i], site);
     };
     for (size_t i = 0; i < program.size(); ++i) {
       const Call& c = program[i];
@@ -150,13 +152,13 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
         case Call::Kind::Send:
           emit.send_start(c, message_bytes[pe][i]);
           if (c.blocking)
-            finish(i);
+            finish(i, c);
           else
             pending[c.request] = i;
           break;
         case Call::Kind::Recv:
           if (c.blocking)
-            emit.receive(c, message_bytes[pe][i]);
+            emit.receive(c, message_bytes[pe][i], c);
           else
             pending[c.request] = i;
           break;
@@ -165,23 +167,23 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
           if (it == pending.end()) break;  // already completed while serving an earlier wait
           const size_t index = it->second;
           pending.erase(it);
-          finish(index);
+          finish(index, c);
           break;
         }
         case Call::Kind::WaitAll: {
           std::map<int, size_t> all;
           all.swap(pending);
           for (const auto& [request, index] : all)
-            if (program[index].kind == Call::Kind::Recv) finish(index);
+            if (program[index].kind == Call::Kind::Recv) finish(index, c);
           for (const auto& [request, index] : all)
-            if (program[index].kind == Call::Kind::Send) finish(index);
+            if (program[index].kind == Call::Kind::Send) finish(index, c);
           break;
         }
       }
     }
     std::map<int, size_t> left;
     left.swap(pending);
-    for (const auto& [request, index] : left) finish(index);  // completed by the program's end (finalize)
+    for (const auto& [request, index] : left) finish(index, program[index]);  // by the program's end (finalize)
   }
   return ops;
 }

@@ -1,6 +1,7 @@
 #include "sim/core/time_split.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace t3sim::core {
 
@@ -30,6 +31,26 @@ std::vector<PeTime> time_split(const RunResult& run, int job_pes) {
     t.end = std::max(t.end, r.end);
   }
   return split;
+}
+
+std::vector<LabelTime> time_by_label(const RunResult& run, int job_pes) {
+  const int n = job_pes < 0 ? run.pes : std::min(job_pes, run.pes);
+  std::map<std::string, LabelTime> by_label;
+  std::map<std::pair<std::string, int>, double> per_pe;
+  for (const OpRecord& r : run.records) {
+    if (r.pe < 0 || r.pe >= n) continue;
+    LabelTime& t = by_label[r.label];
+    t.label = r.label;
+    ++t.operations;
+    t.total += r.duration();
+    double& mine = per_pe[{r.label, r.pe}];
+    mine += r.duration();
+    t.max_pe = std::max(t.max_pe, mine);
+  }
+  std::vector<LabelTime> out;
+  for (auto& [label, t] : by_label) out.push_back(t);
+  std::stable_sort(out.begin(), out.end(), [](const LabelTime& a, const LabelTime& b) { return a.total > b.total; });
+  return out;
 }
 
 TimeSplitSummary summarise(const std::vector<PeTime>& split) {

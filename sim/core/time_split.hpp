@@ -5,6 +5,7 @@
 //   end            when its last operation ended (its final quiet, which only moves the makespan, excluded)
 // compute + communication + waiting = end for a PE whose operations run back to back, as they do.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "sim/core/results.hpp"
@@ -22,6 +23,16 @@ struct PeTime {
 
 // One entry per PE below `job_pes` (every PE when < 0), in PE order.
 std::vector<PeTime> time_split(const RunResult& run, int job_pes);
+
+// Time per label (a trace's operation or its `label`; a TI trace's MPI call): like an MPI profile.
+struct LabelTime {
+  std::string label;
+  long operations = 0;  // records under the label, all PEs
+  double total = 0;     // s, summed over PEs
+  double max_pe = 0;    // s, the largest one PE spent
+};
+// Labels by decreasing total time, then name; PEs below `job_pes` (all when < 0).
+std::vector<LabelTime> time_by_label(const RunResult& run, int job_pes);
 
 struct TimeSplitSummary {
   Distribution compute, communication, waiting, end;  // over PEs

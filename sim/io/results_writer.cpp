@@ -243,7 +243,14 @@ std::string trace_summary(const core::RunResult& r, const std::vector<core::PeTi
   out += "most waiting:";
   for (size_t i = 0; i < most.size() && i < 5; ++i)
     out += fmt::format("  PE {} {:.3f} us", most[i].pe, most[i].waiting * 1e6);
-  return out + "\n";
+  out += fmt::format("\n{:<15} {:>12} {:>14} {:>14} {:>8}\n", "time by label", "operations", "mean/PE us", "max PE us",
+                     "share");
+  const double pes = static_cast<double>(std::max<size_t>(split.size(), 1));
+  const double mean_end = s.end.mean > 0 ? s.end.mean : 1;
+  for (const core::LabelTime& t : core::time_by_label(r, static_cast<int>(split.size())))
+    out += fmt::format("{:<15} {:>12} {:>14.3f} {:>14.3f} {:>7.1f}%\n", t.label, t.operations, t.total / pes * 1e6,
+                       t.max_pe * 1e6, 100 * t.total / pes / mean_end);
+  return out;
 }
 
 std::string time_split_csv(const std::vector<core::PeTime>& split) {

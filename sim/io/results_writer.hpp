@@ -12,7 +12,8 @@ namespace t3sim::io {
 
 std::string results_table(const core::RunResult& r);
 // A trace's run in brief (a trace may have millions of operations): makespan, operations, the per-PE
-// time split over PEs, and the PEs that waited most.
+// time split over PEs, the PEs that waited most, and the time under each label (share of the mean
+// PE's end).
 std::string trace_summary(const core::RunResult& r, const std::vector<core::PeTime>& split);
 // One row per PE: pe,compute_s,communication_s,waiting_s,end_s.
 std::string time_split_csv(const std::vector<core::PeTime>& split);

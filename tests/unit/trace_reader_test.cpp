@@ -238,3 +238,14 @@ TEST(TiTrace, RingAndAllToAllExamplesLoadAtBothSizes) {
     EXPECT_EQ(pulls, n * (n - 1));
   }
 }
+
+TEST(MessageLayer, TimeCompletingARequestIsTheWaitsAsInAnMpiProfile) {
+  const core::Workload w = io::load_ti_trace(example("ti-ring-128.txt"), 0).workload;
+  for (const auto& op : w.ops) {
+    if (op.pe != 0) continue;
+    if (op.kind == core::OpKind::Wait && op.flag.rfind("mp.done", 0) == 0) {
+      EXPECT_EQ(op.label, "wait");  // the isend's completion, reported under the wait line
+    }
+    if (op.kind == core::OpKind::Overhead) EXPECT_EQ(op.label, "isend");
+  }
+}
