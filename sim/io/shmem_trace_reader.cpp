@@ -20,8 +20,11 @@ constexpr double kWordBytes = 8;  // the T3E's E-registers move 64-bit words: a 
 
 struct Section {
   std::vector<int> pes;
-  size_t first = 0, last = 0;  // its body: lines [first, last) of the file
+  size_t file = 0;             // index into the bodies: 0 the trace itself, then files named by `pe ... from FILE`
+  size_t first = 0, last = 0;  // its body: lines [first, last) of that file
 };
+
+using Body = std::pair<std::string, std::vector<TraceLine>>;  // a file and its lines
 
 const std::map<std::string, Collective> kCollectives = {
     {"bcast", Collective::Bcast},        {"reduce", Collective::Reduce}, {"allreduce", Collective::Allreduce},
@@ -39,11 +42,13 @@ const std::vector<std::string>& operation_names() {
 
 class Interpreter {
  public:
-  Interpreter(const std::string& file, const std::vector<TraceLine>& lines, TraceProgram& out)
-      : file_(file), lines_(lines), out_(out) {}
+  Interpreter(const std::vector<Body>& bodies, TraceProgram& out) : bodies_(bodies), out_(out) {}
 
-  // Runs lines [first, last) for `pe` in measurement `iteration` with $size = size.
-  void run(size_t first, size_t last, int pe, int iteration, std::optional<double> size) {
+  // Runs lines [first, last) of body `file` for `pe` in measurement `iteration` with $size = size.
+  void run(size_t file, size_t first, size_t last, int pe, int iteration, std::optional<double> size) {
+    file_index_ = static_cast<int>(file);
+    file_ = &bodies_[file].first;
+    lines_ = &bodies_[file].second;
     pe_ = pe;
     iteration_ = iteration;
     size_ = size;
@@ -55,11 +60,11 @@ class Interpreter {
   size_t closing_end(size_t i, size_t last) const {
     int depth = 0;
     for (size_t j = i; j < last; ++j) {
-      const std::string& op = lines_[j].tokens[0].text;
+      const std::string& op = (*lines_)[j].tokens[0].text;
       if (op == "repeat") ++depth;
       if (op == "end" && --depth == 0) return j;
     }
-    LineReader(file_, lines_[i], 1).fail_line("has no closing 'end'");
+    LineReader(*file_, (*lines_)[i], 1).fail_line("has no closing 'end'");
   }
 
   // Empty or call-free repeats add no operation but still cost time: bound the lines and iterations run.
@@ -71,8 +76,8 @@ class Interpreter {
 
   void block(size_t first, size_t last) {
     for (size_t i = first; i < last; ++i) {
-      const TraceLine& line = lines_[i];
-      LineReader r(file_, line, 1);
+      const TraceLine& line = (*lines_)[i];
+      LineReader r(*file_, line, 1);
       count_line(r);
       if (r.key() == "repeat") {
         const long n = r.integer(0, "repeat count", 0, 100000000);
@@ -137,7 +142,7 @@ class Interpreter {
 
   void operation(const LineReader& r, const TraceLine& line) {
     const std::string& op = r.key();
-    TraceProgram::Where at{0, line.number, op, iteration_};
+    TraceProgram::Where at{file_index_, line.number, op, iteration_};
     auto opts_of = [&](size_t positional, std::vector<std::string> allowed) {
       allowed.push_back("label");
       auto o = options(r, positional, allowed);
@@ -218,8 +223,10 @@ class Interpreter {
     }
   }
 
-  const std::string& file_;
-  const std::vector<TraceLine>& lines_;
+  const std::vector<Body>& bodies_;
+  int file_index_ = 0;
+  const std::string* file_ = nullptr;
+  const std::vector<TraceLine>* lines_ = nullptr;
   TraceProgram& out_;
   int pe_ = 0;
   int iteration_ = 0;
@@ -229,7 +236,9 @@ class Interpreter {
 
 std::vector<int> section_pes(const LineReader& r, int pes) {
   const std::string& spec = r.at(0, "PE list (all, N, A-B, or a comma-separated list of them)").text;
-  r.no_more_than(1);
+  if (r.has(1) && r.at(1, "").text != "from")
+    r.fail(1, "a section is 'pe LIST' or 'pe LIST from FILE'", r.at(1, "").text);
+  r.no_more_than(r.has(1) ? 3 : 1);
   std::vector<int> out;
   if (spec == "all") {
     for (int pe = 0; pe < pes; ++pe) out.push_back(pe);
@@ -335,17 +344,28 @@ LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold,
   if (sizes.empty()) sizes.push_back(std::nullopt);
 
   std::vector<Section> sections;
+  std::vector<Body> bodies{{path, lines}};
   std::vector<int> section_line(static_cast<size_t>(pes), 0);
   for (; i < lines.size(); ++i) {
     if (lines[i].tokens[0].text != "pe") continue;
     LineReader r(path, lines[i], 1);
-    Section s{section_pes(r, pes), i + 1, i + 1};
+    Section s{section_pes(r, pes), 0, i + 1, i + 1};
     for (int pe : s.pes) {
       int& seen = section_line[static_cast<size_t>(pe)];
       if (seen) r.fail(0, fmt::format("PE {} already has a section (line {})", pe, seen));
       seen = lines[i].number;
     }
     while (s.last < lines.size() && lines[s.last].tokens[0].text != "pe") ++s.last;
+    if (r.has(1)) {  // one file per PE (or per set of PEs): the body is that file, relative to this one
+      if (s.last > s.first)
+        LineReader(path, lines[s.first], 1).fail_line("a section read from a file has no lines of its own");
+      const std::filesystem::path body = r.at(2, "file").text;
+      const auto resolved = body.is_absolute() ? body : std::filesystem::path(path).parent_path() / body;
+      bodies.push_back({resolved.string(), read_trace_lines(resolved.string())});
+      s.file = bodies.size() - 1;
+      s.first = 0;
+      s.last = bodies.back().second.size();
+    }
     sections.push_back(std::move(s));
   }
   for (int pe = 0; pe < pes; ++pe)
@@ -354,11 +374,13 @@ LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold,
           {path, lines.back().number, 0}, "pe",
           fmt::format("PE {} of {} has no section (an idle PE needs an empty 'pe {}' section)", pe, pes, pe));
 
-  TraceProgram program(pes, {path}, max_operations);
-  Interpreter interpreter(path, lines, program);
+  std::vector<std::string> files;
+  for (const Body& b : bodies) files.push_back(b.first);
+  TraceProgram program(pes, files, max_operations);
+  Interpreter interpreter(bodies, program);
   for (size_t it = 0; it < sizes.size(); ++it)
     for (const Section& s : sections)
-      for (int pe : s.pes) interpreter.run(s.first, s.last, pe, static_cast<int>(it), sizes[it]);
+      for (int pe : s.pes) interpreter.run(s.file, s.first, s.last, pe, static_cast<int>(it), sizes[it]);
   out.workload = program.finish(name, doc, eager_threshold);
   return out;
 }

@@ -75,6 +75,12 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"root_out_of_range.t3t", "root_out_of_range.t3t:4:17: bcast: root PE must be from 0 to 1"},
         RejectionCase{"repeat_too_long.t3t",
                       "repeat_too_long.t3t:[45]:[35]: repeat: the trace runs more than 6.4e\\+07 lines"},
+        RejectionCase{"split_with_lines.t3t",
+                      "split_with_lines.t3t:4:3: quiet: a section read from a file has no lines of its own"},
+        RejectionCase{"split_bad_keyword.t3t",
+                      "split_bad_keyword.t3t:3:6: pe: a section is 'pe LIST' or 'pe LIST from FILE' \\(got 'to'\\)"},
+        RejectionCase{"split_bad_body.t3t", "split/bad.t3t:3:3: pte: unknown operation"},
+        RejectionCase{"split_missing_file.t3t", "nothere.t3t"},
         RejectionCase{"ti_unknown_action.txt",
                       "ti_unknown_action.txt:2:3: sned: unknown action \\(did you mean 'send'\\?\\)"},
         RejectionCase{"ti_partner_out_of_range.txt", "ti_partner_out_of_range.txt:1:8: send: rank must be from 0 to 1"},
@@ -247,5 +253,19 @@ TEST(MessageLayer, TimeCompletingARequestIsTheWaitsAsInAnMpiProfile) {
       EXPECT_EQ(op.label, "wait");  // the isend's completion, reported under the wait line
     }
     if (op.kind == core::OpKind::Overhead) EXPECT_EQ(op.label, "isend");
+  }
+}
+
+TEST(ShmemTrace, OneFilePerPeEqualsSections) {
+  const core::Workload split = io::load_shmem_trace(data("split_ok.t3t"), 0).workload;
+  const core::Workload inline_ = io::load_shmem_trace(data("split_same_inline.t3t"), 0).workload;
+  ASSERT_EQ(split.ops.size(), inline_.ops.size());
+  for (size_t i = 0; i < split.ops.size(); ++i) {
+    EXPECT_EQ(split.ops[i].kind, inline_.ops[i].kind);
+    EXPECT_EQ(split.ops[i].pe, inline_.ops[i].pe);
+    EXPECT_EQ(split.ops[i].peer, inline_.ops[i].peer);
+    EXPECT_EQ(split.ops[i].bytes, inline_.ops[i].bytes);
+    EXPECT_EQ(split.ops[i].flag, inline_.ops[i].flag);
+    EXPECT_EQ(split.ops[i].iteration, inline_.ops[i].iteration);
   }
 }
