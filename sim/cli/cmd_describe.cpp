@@ -49,7 +49,8 @@ int cmd_describe(const std::string& what) {
   if (what == "trace") {
     std::cout << "SHMEM trace (workloads/traces/*.t3t; format: workloads/README.md). Header: 't3sim-trace 1', "
                  "'pes N', optional 'name', 'doc', 'sizes' ($size);\nthen sections 'pe N | A-B | list | all'. "
-                 "PE: absolute, or +k / -k from the running PE. Operations (each also takes 'label NAME'):\n";
+                 "'pe LIST from FILE' reads the body from FILE. PE: absolute, or +k / -k from the running PE. "
+                 "Operations (each also takes 'label NAME'):\n";
     print_keys(io::shmem_trace_operations());
     std::cout << "\nAny other file given to `run --trace` is read as a SimGrid time-independent MPI trace.\n";
     return 0;

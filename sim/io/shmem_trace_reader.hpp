@@ -1,6 +1,7 @@
 // Reads a t3sim SHMEM trace (format: workloads/README.md, "SHMEM traces"): a header naming the PE count,
-// then one section per PE (or per set of PEs) with one operation per line: one-sided SHMEM operations,
-// messages of the message layer, collectives, computation. Errors name file:line:column and the operation.
+// then one section per PE (or per set of PEs; `pe LIST from FILE`: one file per PE), one operation per line: one-sided
+// SHMEM operations, messages of the message layer, collectives, computation. Errors name file:line:column and the
+// operation.
 #pragma once
 #include <string>
 
