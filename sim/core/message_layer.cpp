@@ -96,17 +96,9 @@ class Emitter {
 
  private:
   void add(const Call& c, OpKind kind, int peer, double bytes, const std::string& flag) {
-    Op op;
-    op.kind = kind;
-    op.pe = pe_;
-    op.peer = peer;
-    op.bytes = bytes;
-    op.flag = flag;
-    op.complete = false;  // puts of the layer go on in the background; their flags say when they land
-    op.label = c.label;
-    op.step = c.line;
-    op.iteration = c.iteration;
-    out_.push_back(std::move(op));
+    // pattern_op: puts of the layer go on in the background; their flags say when they land
+    out_.push_back(pattern_op(kind, pe_, peer, bytes, flag, c.label, c.iteration));
+    out_.back().step = c.line;
   }
   int pe_;
   double eager_;

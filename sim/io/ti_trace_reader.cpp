@@ -125,17 +125,11 @@ class RankReader {
       r.no_more_than(5);
       count(1);
       collective(a == "gather" ? Collective::Gather : Collective::Scatter, bytes(0, 3), 0, root(2));
-    } else if (a == "compute") {
+    } else if (a == "compute" || a == "sleep") {  // flops at the node's peak, or seconds
       r.no_more_than(1);
       core::Op op;
       op.kind = core::OpKind::Compute;
-      op.flops = r.number(0, "flops", 0, 1e18);
-      out_.shmem(rank_, op, at);
-    } else if (a == "sleep") {
-      r.no_more_than(1);
-      core::Op op;
-      op.kind = core::OpKind::Compute;
-      op.seconds = r.number(0, "seconds", 0, 1e6);
+      (a == "compute" ? op.flops : op.seconds) = r.number(0, a == "compute" ? "flops" : "seconds", 0, 1e18);
       out_.shmem(rank_, op, at);
     } else if (a == "gatherv" || a == "allgatherv") {
       // SEND RECVCOUNTS[n] then, for gatherv, [ROOT [TYPE1 [TYPE2]]]; for allgatherv [TYPE1 TYPE2]

@@ -65,23 +65,18 @@ TEST(TraceReplay, PutPingPongMeetsTheClosedForm) {
   expect_uncontended(m, io::load_shmem_trace(source("workloads/traces/pingpong-put.t3t"), 0, 0, 4096).workload);
 }
 
-TEST(TraceReplay, EagerSendRecvPingPongMeetsTheClosedForm) {
+// The send/receive ping-pong of `bytes` with the message layer switching protocols at `threshold`.
+void expect_send_recv_pingpong_uncontended(double threshold, double bytes) {
   core::MachineSpec m = test::small_machine();
   m.profiles[0].message_overhead = 3e-6;
-  m.profiles[0].eager_threshold = 16384;
+  m.profiles[0].eager_threshold = threshold;
   expect_uncontended(
-      m, io::load_shmem_trace(source("workloads/traces/pingpong-sendrecv.t3t"), m.profiles[0].eager_threshold, 0, 4096)
-             .workload);
+      m, io::load_shmem_trace(source("workloads/traces/pingpong-sendrecv.t3t"), threshold, 0, bytes).workload);
 }
 
-TEST(TraceReplay, RendezvousSendRecvPingPongMeetsTheClosedForm) {
-  core::MachineSpec m = test::small_machine();
-  m.profiles[0].message_overhead = 3e-6;
-  m.profiles[0].eager_threshold = 1024;
-  expect_uncontended(
-      m, io::load_shmem_trace(source("workloads/traces/pingpong-sendrecv.t3t"), m.profiles[0].eager_threshold, 0, 65536)
-             .workload);
-}
+TEST(TraceReplay, EagerSendRecvPingPongMeetsTheClosedForm) { expect_send_recv_pingpong_uncontended(16384, 4096); }
+
+TEST(TraceReplay, RendezvousSendRecvPingPongMeetsTheClosedForm) { expect_send_recv_pingpong_uncontended(1024, 65536); }
 
 TEST(TraceReplay, TimeSplitAddsUpToEachPesEnd) {
   const core::MachineSpec m = test::small_machine();
