@@ -117,11 +117,15 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
     auto is_rendezvous_send = [&](size_t i) {
       return program[i].kind == Call::Kind::Send && message_bytes[pe][i] > eager_threshold;
     };
-    // Before blocking on a rendezvous send, the library completes the receives already posted: its
-    // partner may be waiting for one of them (the progress MPI makes inside any blocking call).
-    auto serve_posted_receives = [&](const Call& site) {
+    // Before blocking on a rendezvous send, the library completes the receives already posted in the
+    // same context: its partner may be waiting for one of them (the progress MPI makes inside any
+    // blocking call). Contexts as MPI's communicators: the program's tags (>= 0) are one, each
+    // collective (its own negative tag) another, so a receive the program posted before a collective
+    // is not forced to complete inside it (its sender may send only after the collective).
+    auto context = [](int tag) { return tag < 0 ? tag : 0; };
+    auto serve_posted_receives = [&](const Call& site, int tag) {
       for (auto it = pending.begin(); it != pending.end();) {
-        if (program[it->second].kind != Call::Kind::Recv) {
+        if (program[it->second].kind != Call::Kind::Recv || context(program[it->second].tag) != context(tag)) {
           ++it;
           continue;
         }
@@ -132,7 +136,7 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
     auto finish = [&](size_t i, const Call& site) {
       const Call& c = program[i];
       if (c.kind == Call::Kind::Recv) return emit.receive(c, message_bytes[pe][i], site);
-      if (is_rendezvous_send(i)) serve_posted_receives(site);
+      if (is_rendezvous_send(i)) serve_posted_receives(site, c.tag);
       emit.send_finish(c, message_bytes[pe][i], site);
     };
     for (size_t i = 0; i < program.size(); ++i) {

@@ -17,8 +17,10 @@
 // (the T3E's) does: the data of an eager message still arrives during the computation in between.
 // Requests never waited for complete at the end of their PE's program, as MPI_Finalize completes them.
 // Progress: before a PE blocks on a rendezvous send (its own wait, or a blocking send), it completes
-// every receive it has posted, and a waitall completes its receives before its sends; so a ring of
-// irecv/isend/wait does not deadlock, as it does not under an MPI that progresses inside its calls.
+// every receive it has posted in the same context (the program's own messages, or one collective's),
+// and a waitall completes its receives before its sends; so a ring of irecv/isend/wait does not
+// deadlock, as it does not under an MPI that progresses inside its calls, and a receive posted before a
+// collective is not forced to complete inside it.
 //
 // Matching: the k-th send from s to r with tag t meets the k-th receive at r from s with tag t (MPI's
 // non-overtaking order; a trace names the actual source, so there is no wildcard). Flags count

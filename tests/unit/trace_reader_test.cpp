@@ -252,7 +252,9 @@ TEST(MessageLayer, TimeCompletingARequestIsTheWaitsAsInAnMpiProfile) {
     if (op.kind == core::OpKind::Wait && op.flag.rfind("mp.done", 0) == 0) {
       EXPECT_EQ(op.label, "wait");  // the isend's completion, reported under the wait line
     }
-    if (op.kind == core::OpKind::Overhead) EXPECT_EQ(op.label, "isend");
+    if (op.kind == core::OpKind::Overhead) {
+      EXPECT_EQ(op.label, "isend");
+    }
   }
 }
 
