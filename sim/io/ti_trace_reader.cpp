@@ -95,7 +95,8 @@ class RankReader {
       out_.wait_request(rank_, it->second.front(), at);
       it->second.pop_front();
     } else if (a == "waitall") {
-      r.no_more_than(0);
+      r.no_more_than(1);  // SimGrid's tracer writes the number of requests after it
+      if (r.has(0)) r.integer(0, "request count", 0, 1L << 30);
       out_.wait_all(rank_, at);
       pending_.clear();
     } else if (a == "sendRecv") {
@@ -223,8 +224,11 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
       if (line.tokens.size() != 1)
         throw InputError({path, line.number, 1}, "trace",
                          "neither a trace line ('RANK ACTION ...') nor the path of one rank's trace");
+      // SimGrid writes the rank files' paths as seen from where the run started, often the trace's
+      // own folder: relative paths are tried from the trace's folder, then from the current one.
       const std::filesystem::path p = line.tokens[0].text;
-      files.push_back((p.is_absolute() ? p : folder / p).string());
+      const bool beside = p.is_absolute() || std::filesystem::exists(folder / p);
+      files.push_back((p.is_absolute() || !beside ? p : folder / p).string());
       rank_files.push_back(read_trace_lines(files.back()));
     }
     per_rank.resize(rank_files.size());

@@ -271,3 +271,12 @@ TEST(ShmemTrace, OneFilePerPeEqualsSections) {
     EXPECT_EQ(split.ops[i].iteration, inline_.ops[i].iteration);
   }
 }
+
+TEST(TiTrace, ReadsLinesAsSimGrid332WritesThem) {
+  // waitall with its request count, collectives with root and type fields and a trailing blank
+  const core::Workload w = io::load_ti_trace(data("ti_as_simgrid_writes.txt"), 0).workload;
+  EXPECT_EQ(w.pes, 2);
+  int pulls = 0;
+  for (const auto& op : w.ops) pulls += op.kind == core::OpKind::Get && op.peer != op.pe;
+  EXPECT_EQ(pulls, 2 + 1 + 2);  // the exchange, the bcast, the allreduce's reduce and bcast
+}
