@@ -31,15 +31,6 @@ const std::map<std::string, Collective> kCollectives = {
     {"alltoall", Collective::Alltoall},  {"gather", Collective::Gather}, {"scatter", Collective::Scatter},
     {"allgather", Collective::Allgather}};
 
-const std::vector<std::string>& operation_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& d : shmem_trace_operations()) v.push_back(d.key.substr(0, d.key.find(' ')));
-    return v;
-  }();
-  return names;
-}
-
 class Interpreter {
  public:
   Interpreter(const std::vector<Body>& bodies, TraceProgram& out) : bodies_(bodies), out_(out) {}
@@ -218,7 +209,7 @@ class Interpreter {
       if (o.count("flops")) c.comp_flops = r.number(o["flops"], "flops per combine", 0, 1e18);
       out_.collective(pe_, c, at);
     } else {
-      const std::string near = closest_match(op, operation_names());
+      const std::string near = closest_match(op, shmem_trace_operation_names());
       r.fail_line("unknown operation" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
   }
@@ -266,40 +257,6 @@ std::vector<int> section_pes(const LineReader& r, int pes) {
 }
 
 }  // namespace
-
-const std::vector<core::KeyDoc>& shmem_trace_operations() {
-  static const std::vector<core::KeyDoc> docs = {
-      {"put PE SIZE", "[signal FLAG]",
-       "shmem_put; returns once issued (quiet awaits delivery); signal: set PE's FLAG on arrival"},
-      {"get PE SIZE", "", "shmem_get; blocks until the data has arrived"},
-      {"iput PE COUNT ELEMENT", "[signal FLAG]", "strided put of COUNT elements, each moved as whole 64-bit words"},
-      {"iget PE COUNT ELEMENT", "", "strided get of COUNT elements, each moved as whole 64-bit words"},
-      {"swap PE", "", "atomic swap on PE's memory: a round trip like an 8-byte get"},
-      {"cswap PE", "", "atomic compare-and-swap (as swap)"},
-      {"fadd PE", "", "atomic fetch-and-add (as swap)"},
-      {"finc PE", "", "atomic fetch-and-increment (as swap)"},
-      {"quiet", "", "wait until this PE's puts are delivered"},
-      {"fence", "", "modelled as quiet"},
-      {"barrier", "", "every PE of the trace (hardware barrier)"},
-      {"wait FLAG", "", "shmem_wait_until on this PE's FLAG, then reset it (flags count signals)"},
-      {"compute TIME | N flops", "", "computation: a time, or flops at the node's peak rate"},
-      {"send PE SIZE", "[tag T]", "blocking send of the message layer (eager or rendezvous by size)"},
-      {"recv PE SIZE", "[tag T]", "blocking receive"},
-      {"isend PE SIZE", "[tag T]", "non-blocking send, completed by waitall"},
-      {"irecv PE SIZE", "[tag T]", "non-blocking receive, done at waitall"},
-      {"waitall", "", "complete every pending isend and irecv"},
-      {"bcast SIZE", "[root R]", "binomial-tree broadcast"},
-      {"reduce SIZE", "[flops F] [root R]", "binomial-tree reduction, F flops per combine"},
-      {"allreduce SIZE", "[flops F]", "reduce to PE 0, then bcast"},
-      {"alltoall SIZE", "", "pairwise exchange of SIZE per pair"},
-      {"gather SIZE", "[root R]", "linear gather of SIZE per PE"},
-      {"scatter SIZE", "[root R]", "linear scatter of SIZE per PE"},
-      {"allgather SIZE", "", "ring allgather of SIZE per PE"},
-      {"repeat N", "", "the lines up to the matching end, N times"},
-      {"end", "", "closes a repeat"},
-  };
-  return docs;
-}
 
 LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes_override, double size,
                                 double max_operations) {

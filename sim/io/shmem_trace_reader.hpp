@@ -14,6 +14,7 @@ constexpr const char* kShmemTraceMagic = "t3sim-trace";
 // The operations of the format: "name ARGUMENTS", options, meaning (`t3sim describe trace`; the reader
 // takes its operation names from here). Every operation also takes `label NAME`.
 const std::vector<core::KeyDoc>& shmem_trace_operations();
+const std::vector<std::string>& shmem_trace_operation_names();  // their first words
 
 // `eager_threshold` is the machine profile's (the message layer's protocol switch); `pes`, when > 0,
 // replaces the header's PE count (`run --pes`); `size`, when > 0, replaces the `sizes` list.
