@@ -20,46 +20,84 @@ std::string channel_flag(const char* what, int pe, int tag) {
 std::string describe(const Call& c, int pe) {
   const bool send = c.kind == Call::Kind::Send;
   return std::string(send ? (c.blocking ? "send" : "isend") : (c.blocking ? "recv" : "irecv")) + " of PE " +
-         std::to_string(pe) + (send ? " to PE " : " from PE ") + std::to_string(c.peer) + " (tag " +
-         std::to_string(c.tag) + ", " + std::to_string(static_cast<long long>(c.bytes)) + " bytes)";
+         std::to_string(pe) + (send ? " to PE " : " from ") +
+         (c.peer == kAnySource ? std::string("any PE") : (send ? "" : "PE ") + std::to_string(c.peer)) + " (" +
+         (c.tag == kAnyTag ? std::string("any tag") : "tag " + std::to_string(c.tag)) + ", " +
+         std::to_string(static_cast<long long>(c.bytes)) + " bytes)";
 }
 
-// The sender's byte count of every call's message (0 for calls that are not sends or receives).
-std::vector<std::vector<double>> match(const std::vector<std::vector<Call>>& programs) {
+// What a send or receive was matched with: the message's bytes (the sender's count), and the
+// source and tag the receive actually takes (a wildcard receive learns them here).
+struct Matched {
+  double bytes = 0;
+  int source = -1;
+  int tag = 0;
+};
+
+// Matches every send with a receive: first every receive naming its source and tag (MPI order per
+// channel), then the wildcard receives in program order, each taking the earliest remaining send to its
+// PE from the lowest-numbered sender with a fitting tag (a trace does not say which arrived first).
+std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& programs) {
   std::map<Channel, std::deque<CallRef>> sends, recvs;
-  std::vector<std::vector<double>> message_bytes(programs.size());
+  std::vector<CallRef> wildcards;
+  std::vector<std::vector<Matched>> matched(programs.size());
   for (size_t pe = 0; pe < programs.size(); ++pe) {
-    message_bytes[pe].assign(programs[pe].size(), 0);
+    matched[pe].assign(programs[pe].size(), Matched{});
     for (size_t i = 0; i < programs[pe].size(); ++i) {
       const Call& c = programs[pe][i];
       const int me = static_cast<int>(pe);
       if (c.kind == Call::Kind::Send) sends[{me, c.peer, c.tag}].push_back({me, i});
-      if (c.kind == Call::Kind::Recv) recvs[{c.peer, me, c.tag}].push_back({me, i});
+      if (c.kind != Call::Kind::Recv) continue;
+      if (c.peer == kAnySource || c.tag == kAnyTag)
+        wildcards.push_back({me, i});
+      else
+        recvs[{c.peer, me, c.tag}].push_back({me, i});
     }
   }
+  auto pair_up = [&](const CallRef& s, const CallRef& r) {
+    const Call& send = programs[static_cast<size_t>(s.pe)][s.index];
+    const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
+    if (recv.bytes < send.bytes)
+      throw MessageError(r.pe, recv, describe(recv, r.pe) + " is smaller than its message: " + describe(send, s.pe));
+    matched[static_cast<size_t>(s.pe)][s.index] = {send.bytes, s.pe, send.tag};
+    matched[static_cast<size_t>(r.pe)][r.index] = {send.bytes, s.pe, send.tag};
+  };
   for (auto& [channel, queue] : sends) {
     auto& partners = recvs[channel];
-    for (const CallRef& s : queue) {
-      const Call& send = programs[static_cast<size_t>(s.pe)][s.index];
-      if (partners.empty())
-        throw MessageError(s.pe, send,
-                           describe(send, s.pe) + " has no matching receive at PE " + std::to_string(send.peer));
-      const CallRef r = partners.front();
+    while (!queue.empty() && !partners.empty()) {
+      pair_up(queue.front(), partners.front());
+      queue.pop_front();
       partners.pop_front();
-      const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
-      if (recv.bytes < send.bytes)
-        throw MessageError(r.pe, recv, describe(recv, r.pe) + " is smaller than its message: " + describe(send, s.pe));
-      message_bytes[static_cast<size_t>(s.pe)][s.index] = send.bytes;
-      message_bytes[static_cast<size_t>(r.pe)][r.index] = send.bytes;
     }
   }
+  for (const CallRef& r : wildcards) {
+    const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
+    bool found = false;
+    for (auto& [channel, queue] : sends) {  // in (source, destination, tag) order
+      const auto& [source, destination, tag] = channel;
+      if (queue.empty() || destination != r.pe) continue;
+      if ((recv.peer != kAnySource && recv.peer != source) || (recv.tag != kAnyTag && recv.tag != tag)) continue;
+      pair_up(queue.front(), r);
+      queue.pop_front();
+      found = true;
+      break;
+    }
+    if (!found) throw MessageError(r.pe, recv, describe(recv, r.pe) + " has no matching send");
+  }
+  for (auto& [channel, queue] : sends)
+    if (!queue.empty()) {
+      const CallRef& s = queue.front();
+      const Call& send = programs[static_cast<size_t>(s.pe)][s.index];
+      throw MessageError(s.pe, send,
+                         describe(send, s.pe) + " has no matching receive at PE " + std::to_string(send.peer));
+    }
   for (auto& [channel, queue] : recvs)
     if (!queue.empty()) {
       const CallRef r = queue.front();
       const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
       throw MessageError(r.pe, recv, describe(recv, r.pe) + " has no matching send");
     }
-  return message_bytes;
+  return matched;
 }
 
 // Emits the operations of one PE's program.
@@ -79,15 +117,15 @@ class Emitter {
   void send_finish(const Call& c, double bytes, const Call& site) {
     if (bytes > eager_) add(site, OpKind::Wait, -1, 0, channel_flag("done", c.peer, c.tag));
   }
-  void receive(const Call& c, double bytes, const Call& site) {
-    if (bytes <= eager_) {
-      add(site, OpKind::Wait, -1, 0, channel_flag("eager", c.peer, c.tag));
-      if (bytes > 0) add(site, OpKind::Get, pe_, bytes, "");  // out of the eager buffer
+  void receive(const Matched& m, const Call& site) {
+    if (m.bytes <= eager_) {
+      add(site, OpKind::Wait, -1, 0, channel_flag("eager", m.source, m.tag));
+      if (m.bytes > 0) add(site, OpKind::Get, pe_, m.bytes, "");  // out of the eager buffer
       return;
     }
-    add(site, OpKind::Wait, -1, 0, channel_flag("rts", c.peer, c.tag));
-    add(site, OpKind::Get, c.peer, bytes, "");
-    add(site, OpKind::Put, c.peer, kControlBytes, channel_flag("done", pe_, c.tag));
+    add(site, OpKind::Wait, -1, 0, channel_flag("rts", m.source, m.tag));
+    add(site, OpKind::Get, m.source, m.bytes, "");
+    add(site, OpKind::Put, m.source, kControlBytes, channel_flag("done", pe_, m.tag));
   }
   void passthrough(const Op& op) {
     out_.push_back(op);
@@ -108,36 +146,36 @@ class Emitter {
 }  // namespace
 
 std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold) {
-  const std::vector<std::vector<double>> message_bytes = match(programs);
+  const std::vector<std::vector<Matched>> matched = match(programs);
   std::vector<Op> ops;
   for (size_t pe = 0; pe < programs.size(); ++pe) {
     const std::vector<Call>& program = programs[pe];
     Emitter emit(static_cast<int>(pe), eager_threshold, ops);
     std::map<int, size_t> pending;  // request -> index of its isend/irecv, in request order
     auto is_rendezvous_send = [&](size_t i) {
-      return program[i].kind == Call::Kind::Send && message_bytes[pe][i] > eager_threshold;
+      return program[i].kind == Call::Kind::Send && matched[pe][i].bytes > eager_threshold;
     };
     // Before blocking on a rendezvous send, the library completes the receives already posted in the
     // same context: its partner may be waiting for one of them (the progress MPI makes inside any
     // blocking call). Contexts as MPI's communicators: the program's tags (>= 0) are one, each
     // collective (its own negative tag) another, so a receive the program posted before a collective
     // is not forced to complete inside it (its sender may send only after the collective).
-    auto context = [](int tag) { return tag < 0 ? tag : 0; };
+    auto context = [](int tag) { return tag < 0 && tag != kAnyTag ? tag : 0; };
     auto serve_posted_receives = [&](const Call& site, int tag) {
       for (auto it = pending.begin(); it != pending.end();) {
         if (program[it->second].kind != Call::Kind::Recv || context(program[it->second].tag) != context(tag)) {
           ++it;
           continue;
         }
-        emit.receive(program[it->second], message_bytes[pe][it->second], site);
+        emit.receive(matched[pe][it->second], site);
         it = pending.erase(it);
       }
     };
     auto finish = [&](size_t i, const Call& site) {
       const Call& c = program[i];
-      if (c.kind == Call::Kind::Recv) return emit.receive(c, message_bytes[pe][i], site);
+      if (c.kind == Call::Kind::Recv) return emit.receive(matched[pe][i], site);
       if (is_rendezvous_send(i)) serve_posted_receives(site, c.tag);
-      emit.send_finish(c, message_bytes[pe][i], site);
+      emit.send_finish(c, matched[pe][i].bytes, site);
     };
     for (size_t i = 0; i < program.size(); ++i) {
       const Call& c = program[i];
@@ -146,7 +184,7 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
           emit.passthrough(c.op);
           break;
         case Call::Kind::Send:
-          emit.send_start(c, message_bytes[pe][i]);
+          emit.send_start(c, matched[pe][i].bytes);
           if (c.blocking)
             finish(i, c);
           else
@@ -154,7 +192,7 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
           break;
         case Call::Kind::Recv:
           if (c.blocking)
-            emit.receive(c, message_bytes[pe][i], c);
+            emit.receive(matched[pe][i], c);
           else
             pending[c.request] = i;
           break;

@@ -23,8 +23,10 @@
 // collective is not forced to complete inside it.
 //
 // Matching: the k-th send from s to r with tag t meets the k-th receive at r from s with tag t (MPI's
-// non-overtaking order; a trace names the actual source, so there is no wildcard). Flags count
-// signals, so a wait on the k-th message of a channel completes once k of them have arrived.
+// non-overtaking order). Wildcard receives (any source, any tag) then take, in program order, the
+// earliest remaining send to their PE from the lowest-numbered sender that fits: a trace does not
+// record which message arrived first. Flags count signals, so a wait on the k-th message of a
+// channel completes once k of them have arrived.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -66,7 +68,11 @@ class MessageError : public std::runtime_error {
   int file_;
 };
 
-constexpr double kControlBytes = 8;  // a request or acknowledgement of the rendezvous: one signalled word
+constexpr double kControlBytes = 8;
+// A receive from any source (MPI_ANY_SOURCE) or with any tag (MPI_ANY_TAG); collectives' own tags are
+// other negative numbers.
+constexpr int kAnySource = -1;
+constexpr int kAnyTag = -2147483647 - 1;  // a request or acknowledgement of the rendezvous: one signalled word
 
 // Expands every PE's calls (programs[pe]) into SHMEM operations, PE by PE in program order.
 // Throws MessageError for the first call that cannot be matched.

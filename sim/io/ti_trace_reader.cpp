@@ -81,15 +81,24 @@ class RankReader {
       // no cost in SimGrid's replay either (a test leaves its request pending for a later wait)
     } else if (a == "send" || a == "isend" || a == "recv" || a == "irecv") {
       r.no_more_than(4);
-      const int peer = partner(0);
-      const int tag = static_cast<int>(r.integer(1, "tag", 0, 1L << 30));
       const bool send = a.find("send") != std::string::npos;
+      // A receive from MPI_ANY_SOURCE or with MPI_ANY_TAG is written with a negative number
+      const bool any_source = !send && r.number(0, "rank", -1e9, 1e9) < 0;
+      const bool any_tag = !send && r.number(1, "tag", -1e9, 1e9) < 0;
+      const int peer = any_source ? core::kAnySource : partner(0);
+      const int tag = any_tag ? core::kAnyTag : static_cast<int>(r.integer(1, "tag", 0, 1L << 30));
       const int request =
           out_.message(rank_, send ? Call::Kind::Send : Call::Kind::Recv, peer, bytes(2, 3), tag, a[0] != 'i', at);
-      if (a[0] == 'i') pending_[send ? Key{rank_, peer, tag} : Key{peer, rank_, tag}].push_back(request);
+      if (a[0] == 'i')  // keyed as the trace's wait lines name it
+        pending_[send ? Key{rank_, peer, tag}
+                      : Key{any_source ? static_cast<int>(r.number(0, "", -1e9, 1e9)) : peer, rank_,
+                            any_tag ? static_cast<int>(r.number(1, "", -1e9, 1e9)) : tag}]
+            .push_back(request);
     } else if (a == "wait") {
       r.no_more_than(3);
-      const Key key{partner(0), partner(1), static_cast<int>(r.integer(2, "tag", 0, 1L << 30))};
+      // the source and tag as the receive was posted (negative for a wildcard)
+      const Key key{static_cast<int>(r.integer(0, "rank", -1000000000L, out_.pes() - 1L)), partner(1),
+                    static_cast<int>(r.integer(2, "tag", -1000000000L, 1L << 30))};
       auto it = pending_.find(key);
       if (it == pending_.end() || it->second.empty()) return;  // as SimGrid: completed by an earlier test
       out_.wait_request(rank_, it->second.front(), at);

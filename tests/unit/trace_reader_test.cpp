@@ -81,6 +81,9 @@ INSTANTIATE_TEST_SUITE_P(
                       "split_bad_keyword.t3t:3:6: pe: a section is 'pe LIST' or 'pe LIST from FILE' \\(got 'to'\\)"},
         RejectionCase{"split_bad_body.t3t", "split/bad.t3t:3:3: pte: unknown operation"},
         RejectionCase{"split_missing_file.t3t", "nothere.t3t"},
+        RejectionCase{"ti_any_source_no_fit.txt",
+                      "ti_any_source_no_fit.txt:1:0: message: recv of PE 0 from any PE \\(tag 3, 64 bytes\\) has no "
+                      "matching send"},
         RejectionCase{"ti_unknown_action.txt",
                       "ti_unknown_action.txt:2:3: sned: unknown action \\(did you mean 'send'\\?\\)"},
         RejectionCase{"ti_partner_out_of_range.txt", "ti_partner_out_of_range.txt:1:8: send: rank must be from 0 to 1"},
@@ -279,4 +282,13 @@ TEST(TiTrace, ReadsLinesAsSimGrid332WritesThem) {
   int pulls = 0;
   for (const auto& op : w.ops) pulls += op.kind == core::OpKind::Get && op.peer != op.pe;
   EXPECT_EQ(pulls, 2 + 1 + 2);  // the exchange, the bcast, the allreduce's reduce and bcast
+}
+
+TEST(TiTrace, WildcardReceivesTakeTheRemainingSendsInRankOrder) {
+  const core::Workload w = io::load_ti_trace(data("ti_any_source.txt"), 0).workload;  // rendezvous
+  std::map<std::string, int> pulled_from;  // the call each pull is reported under -> the PE pulled from
+  for (const auto& op : w.ops)
+    if (op.pe == 0 && op.kind == core::OpKind::Get) pulled_from[op.label] = op.peer;
+  // the irecv (completed by the wait) takes worker 1's message, the recv posted after it worker 2's
+  EXPECT_EQ(pulled_from, (std::map<std::string, int>{{"wait", 1}, {"recv", 2}}));
 }
