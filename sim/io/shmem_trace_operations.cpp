@@ -21,7 +21,7 @@ const std::vector<core::KeyDoc>& shmem_trace_operations() {
       {"wait FLAG", "", "shmem_wait_until on this PE's FLAG, then reset it (flags count signals)"},
       {"compute TIME | N flops", "", "computation: a time, or flops at the node's peak rate"},
       {"send PE SIZE", "[tag T]", "blocking send of the message layer (eager or rendezvous by size)"},
-      {"recv PE SIZE", "[tag T]", "blocking receive"},
+      {"recv PE SIZE", "[tag T]", "blocking receive; PE may be 'any' and T 'any' (wildcards)"},
       {"isend PE SIZE", "[tag T]", "non-blocking send, completed by waitall"},
       {"irecv PE SIZE", "[tag T]", "non-blocking receive, done at waitall"},
       {"waitall", "", "complete every pending isend and irecv"},

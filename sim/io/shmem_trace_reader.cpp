@@ -187,9 +187,14 @@ class Interpreter {
       out_.shmem(pe_, o, at);
     } else if (op == "send" || op == "isend" || op == "recv" || op == "irecv") {
       auto o = opts_of(2, {"tag"});
-      const int tag = o.count("tag") ? static_cast<int>(r.integer(o["tag"], "tag", 0, 1 << 30)) : 0;
       const bool send = op.find("send") != std::string::npos;
-      out_.message(pe_, send ? Call::Kind::Send : Call::Kind::Recv, peer(r, 0), bytes(r, 1, 0), tag, op[0] != 'i', at);
+      // a receive may take `any` source (MPI_ANY_SOURCE) and `tag any` (MPI_ANY_TAG)
+      const bool any_tag = !send && o.count("tag") && r.at(o["tag"], "tag").text == "any";
+      const int tag = any_tag          ? core::kAnyTag
+                      : o.count("tag") ? static_cast<int>(r.integer(o["tag"], "tag", 0, 1 << 30))
+                                       : 0;
+      const int from = !send && r.at(0, "PE").text == "any" ? core::kAnySource : peer(r, 0);
+      out_.message(pe_, send ? Call::Kind::Send : Call::Kind::Recv, from, bytes(r, 1, 0), tag, op[0] != 'i', at);
     } else if (op == "waitall") {
       opts_of(0, {});
       out_.wait_all(pe_, at);
