@@ -31,8 +31,10 @@ int cmd_run(const RunArgs& a) {
     throw io::InputError({a.machine, 0, 0}, "software.profiles", "has no profile '" + a.profile + "'; it has:" + names);
   }
   const bool is_trace = !a.trace.empty();
+  const auto load_start = std::chrono::steady_clock::now();
   const io::LoadedWorkload loaded = is_trace ? io::load_trace(a.trace, profile->eager_threshold, a.pes, a.size)
                                              : io::load_workload(a.workload, a.variables, a.pes, a.size);
+  const double load_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   io::check_fits_machine(loaded, machine.pe_count(), machine.name);
   std::optional<core::JobPlacement> placement;
   try {
@@ -57,8 +59,10 @@ int cmd_run(const RunArgs& a) {
   const core::RunResult result = engine::simulate(machine, *profile, workload, *placement, options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (is_trace)  // on stderr: wall time is not a result and would break byte-identical outputs
-    std::cerr << fmt::format("replayed {} operations in {:.3f} s of wall time: {:.0f} operations per wall-second\n",
-                             result.records.size(), wall, static_cast<double>(result.records.size()) / wall);
+    std::cerr << fmt::format(
+        "read and expanded the trace in {:.3f} s; replayed {} operations in {:.3f} s of wall time: {:.0f} "
+        "operations per wall-second\n",
+        load_wall, result.records.size(), wall, static_cast<double>(result.records.size()) / wall);
   if (!a.transfers_file.empty()) {
     const auto folder = std::filesystem::path(a.transfers_file).parent_path();
     if (!folder.empty()) std::filesystem::create_directories(folder);
