@@ -23,11 +23,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets;
   auto* run_cmd = app.add_subcommand("run", "Simulate a workload on a machine and print its timings");
   run_cmd->add_option("--machine", run.machine, "machine YAML file")->required();
-  auto* workload_opt = run_cmd->add_option("--workload", run.workload, "workload YAML file");
-  auto* trace_opt = run_cmd->add_option("--trace", run.trace,
-                                        "a trace instead: t3sim SHMEM trace or SimGrid time-independent MPI trace");
-  (void)workload_opt;
-  (void)trace_opt;  // exactly one of the two: checked before running, with one message for both mistakes
+  // Exactly one of --workload and --trace: checked before running, with one message for both mistakes.
+  run_cmd->add_option("--workload", run.workload, "workload YAML file");
+  run_cmd->add_option("--trace", run.trace, "a trace instead: t3sim SHMEM trace or SimGrid time-independent MPI trace");
   run_cmd->add_option("--profile", run.profile, "software profile (default: the machine's default_profile)");
   run_cmd->add_option("--out", run.out_dir, "also write WORKLOAD.PROFILE.csv and .json into this folder");
   run_cmd->add_flag("--json", run.json, "print JSON instead of a table");

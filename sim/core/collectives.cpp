@@ -23,13 +23,9 @@ class Builder {
   void shmem(OpKind kind, int peer, double bytes, double flops) {
     Call c = with(Call::Kind::Shmem);
     c.op.kind = kind;
-    c.op.pe = rank_;
     c.op.peer = peer;
     c.op.bytes = bytes;
     c.op.flops = flops;
-    c.op.label = proto_.label;
-    c.op.step = proto_.line;
-    c.op.iteration = proto_.iteration;
     out_.push_back(std::move(c));
   }
   void local_copy(double bytes) {

@@ -127,9 +127,14 @@ class Emitter {
     add(site, OpKind::Get, m.source, m.bytes, "");
     add(site, OpKind::Put, m.source, kControlBytes, channel_flag("done", pe_, m.tag));
   }
-  void passthrough(const Op& op) {
-    out_.push_back(op);
-    out_.back().pe = pe_;
+  // A SHMEM operation of the program, reported under its call's label, line and measurement.
+  void passthrough(const Call& c) {
+    out_.push_back(c.op);
+    Op& op = out_.back();
+    op.pe = pe_;
+    op.label = c.label;
+    op.step = c.line;
+    op.iteration = c.iteration;
   }
 
  private:
@@ -181,7 +186,7 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
       const Call& c = program[i];
       switch (c.kind) {
         case Call::Kind::Shmem:
-          emit.passthrough(c.op);
+          emit.passthrough(c);
           break;
         case Call::Kind::Send:
           emit.send_start(c, matched[pe][i].bytes);

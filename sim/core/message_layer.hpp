@@ -40,7 +40,7 @@ namespace t3sim::core {
 struct Call {
   enum class Kind { Shmem, Send, Recv, WaitRequest, WaitAll };
   Kind kind = Kind::Shmem;
-  Op op;          // Shmem: the operation (its pe, label, step and iteration as given)
+  Op op;          // Shmem: the operation (its pe, label, step and iteration are the call's)
   int peer = -1;  // Send: destination; Recv: source
   double bytes = 0;
   int tag = 0;

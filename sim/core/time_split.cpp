@@ -4,9 +4,13 @@
 #include <map>
 
 namespace t3sim::core {
+namespace {
+// The PEs reported: those below `job_pes`, or all when it is negative.
+int reported_pes(const RunResult& run, int job_pes) { return job_pes < 0 ? run.pes : std::min(job_pes, run.pes); }
+}  // namespace
 
 std::vector<PeTime> time_split(const RunResult& run, int job_pes) {
-  const int n = job_pes < 0 ? run.pes : std::min(job_pes, run.pes);
+  const int n = reported_pes(run, job_pes);
   std::vector<PeTime> split(static_cast<size_t>(std::max(n, 0)));
   for (int pe = 0; pe < n; ++pe) split[static_cast<size_t>(pe)].pe = pe;
   for (const OpRecord& r : run.records) {
@@ -34,7 +38,7 @@ std::vector<PeTime> time_split(const RunResult& run, int job_pes) {
 }
 
 std::vector<LabelTime> time_by_label(const RunResult& run, int job_pes) {
-  const int n = job_pes < 0 ? run.pes : std::min(job_pes, run.pes);
+  const int n = reported_pes(run, job_pes);
   std::map<std::string, LabelTime> by_label;
   std::map<std::pair<std::string, int>, double> per_pe;
   for (const OpRecord& r : run.records) {

@@ -26,6 +26,10 @@ const char* op_kind_name(OpKind k) {
   return "?";
 }
 
+bool is_flag_name(const std::string& name) {
+  return !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+}
+
 Op pattern_op(OpKind kind, int pe, int peer, double bytes, const std::string& flag, const std::string& label,
               int size_index) {
   Op op;
@@ -80,12 +84,7 @@ Workload with_background(const Workload& main, const Workload& background) {
   return w;
 }
 
-std::vector<Op> Workload::program_of(int pe) const {
-  std::vector<Op> mine;
-  for (const Op& op : ops)
-    if (op.pe == pe || (op.pe == kAllPes && op.job == job_of(pe))) mine.push_back(op);
-  return mine;
-}
+std::vector<Op> Workload::program_of(int pe) const { return programs()[static_cast<size_t>(pe)]; }
 
 std::vector<std::vector<Op>> Workload::programs() const {
   std::vector<std::vector<Op>> all(static_cast<size_t>(pes));

@@ -22,6 +22,10 @@ constexpr int kAllPes = -1;
 
 const char* op_kind_name(OpKind k);
 
+// A flag a workload or trace names (lower-case letters, digits and _); kFlagNameRule says so in errors.
+bool is_flag_name(const std::string& name);
+constexpr const char* kFlagNameRule = "flag names are lower-case letters, digits and _";
+
 struct Op {
   OpKind kind = OpKind::Get;
   int pe = 0;
@@ -71,7 +75,7 @@ struct Workload {
   int job_of(int pe) const;
   int job_size(int job) const;
 
-  // The operations PE `pe` runs, in order (barriers included).
+  // The operations PE `pe` runs, in order (barriers included); splits every program (tests, one PE).
   std::vector<Op> program_of(int pe) const;
   // Every PE's program at once, in one pass over the ops (program_of for each PE would be quadratic).
   std::vector<std::vector<Op>> programs() const;

@@ -214,8 +214,7 @@ std::string EventDriver::stuck() const {
   for (size_t pe = 0; pe < pes_.size(); ++pe) {
     const Pe& s = pes_[pe];
     if (s.finished) continue;
-    out += "\n  PE " + std::to_string(pe) + " waits in " +
-           (s.next < s.program.size() ? describe_op(s.program[s.next], step_unit_) : std::string(kFinalQuiet));
+    out += stuck_line(pe, s.next < s.program.size() ? describe_op(s.program[s.next], step_unit_) : kFinalQuiet);
   }
   return out;
 }

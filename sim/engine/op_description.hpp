@@ -15,4 +15,9 @@ inline std::string describe_op(const core::Op& op, const std::string& where) {
 
 constexpr const char* kFinalQuiet = "quiet at the end of its program";
 
+// One line of a deadlock report: what PE `pe` waits in.
+inline std::string stuck_line(size_t pe, const std::string& doing) {
+  return "\n  PE " + std::to_string(pe) + " waits in " + doing;
+}
+
 }  // namespace t3sim::engine

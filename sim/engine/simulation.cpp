@@ -6,6 +6,7 @@
 
 #include "sim/core/enum_names.hpp"
 #include "sim/engine/event_driver.hpp"
+#include "sim/engine/op_description.hpp"
 #include "sim/engine/shmem_pe.hpp"
 
 namespace t3sim::engine {
@@ -71,7 +72,7 @@ std::string run_reference(const core::CostModel& cost, const PlatformBuilder& pl
     for (auto& r : v) records->push_back(std::move(r));
   std::string stuck;
   for (size_t pe = 0; pe < doing.size(); ++pe)
-    if (!doing[pe].empty()) stuck += "\n  PE " + std::to_string(pe) + " waits in " + doing[pe];
+    if (!doing[pe].empty()) stuck += stuck_line(pe, doing[pe]);
   return stuck;
 }
 

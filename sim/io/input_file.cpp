@@ -28,4 +28,9 @@ std::string read_input_file(const std::string& path) {
   return text.str();
 }
 
+std::string path_beside(const std::string& file, const std::string& path) {
+  const std::filesystem::path p(path);
+  return p.is_absolute() ? p.string() : (std::filesystem::path(file).parent_path() / p).string();
+}
+
 }  // namespace t3sim::io

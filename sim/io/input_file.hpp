@@ -11,4 +11,7 @@ constexpr unsigned long long kMaxInputBytes = 64ull << 20;
 
 std::string read_input_file(const std::string& path);
 
+// `path` as named inside `file`: itself when absolute, else relative to the folder of `file`.
+std::string path_beside(const std::string& file, const std::string& path);
+
 }  // namespace t3sim::io

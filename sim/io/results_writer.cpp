@@ -219,10 +219,6 @@ core::RunResult parse_results_json(const std::string& text) {
   return r;
 }
 
-}  // namespace t3sim::io
-
-namespace t3sim::io {
-
 std::string trace_summary(const core::RunResult& r, const std::vector<core::PeTime>& split) {
   std::string out = fmt::format("machine {}  profile {}  trace {}  pes {} ({})  makespan {:.3f} us\n", r.machine,
                                 r.profile, r.workload, r.pes, r.placement, r.makespan * 1e6);

@@ -1,12 +1,15 @@
 #include "sim/io/shmem_trace_reader.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <set>
 
 #include <fmt/format.h>
 
+#include "sim/io/input_file.hpp"
 #include "sim/io/trace_program.hpp"
 
 namespace t3sim::io {
@@ -24,7 +27,9 @@ struct Section {
   size_t first = 0, last = 0;  // its body: lines [first, last) of that file
 };
 
-using Body = std::pair<std::string, std::vector<TraceLine>>;  // a file and its lines
+// A file and its lines; kept in a deque, whose elements stay put as section files are added.
+using Body = std::pair<std::string, std::vector<TraceLine>>;
+using Bodies = std::deque<Body>;
 
 const std::map<std::string, Collective> kCollectives = {
     {"bcast", Collective::Bcast},        {"reduce", Collective::Reduce}, {"allreduce", Collective::Allreduce},
@@ -33,7 +38,7 @@ const std::map<std::string, Collective> kCollectives = {
 
 class Interpreter {
  public:
-  Interpreter(const std::vector<Body>& bodies, TraceProgram& out) : bodies_(bodies), out_(out) {}
+  Interpreter(const Bodies& bodies, TraceProgram& out) : bodies_(bodies), out_(out) {}
 
   // Runs lines [first, last) of body `file` for `pe` in measurement `iteration` with $size = size.
   void run(size_t file, size_t first, size_t last, int pe, int iteration, std::optional<double> size) {
@@ -126,8 +131,7 @@ class Interpreter {
 
   std::string flag(const LineReader& r, size_t i) const {
     const std::string& name = r.at(i, "flag name").text;
-    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
-      r.fail(i, "flag names are lower-case letters, digits and _", name);
+    if (!core::is_flag_name(name)) r.fail(i, core::kFlagNameRule, name);
     return name;
   }
 
@@ -219,7 +223,7 @@ class Interpreter {
     }
   }
 
-  const std::vector<Body>& bodies_;
+  const Bodies& bodies_;
   int file_index_ = 0;
   const std::string* file_ = nullptr;
   const std::vector<TraceLine>* lines_ = nullptr;
@@ -265,7 +269,8 @@ std::vector<int> section_pes(const LineReader& r, int pes) {
 
 LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes_override, double size,
                                 double max_operations) {
-  const std::vector<TraceLine> lines = read_trace_lines(path);
+  Bodies bodies{{path, read_trace_lines(path)}};
+  const std::vector<TraceLine>& lines = bodies.front().second;
   if (lines.empty() || lines[0].tokens[0].text != kShmemTraceMagic)
     throw InputError({path, lines.empty() ? 0 : lines[0].number, 1}, kShmemTraceMagic,
                      "a SHMEM trace starts with the line 't3sim-trace 1'");
@@ -306,7 +311,6 @@ LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold,
   if (sizes.empty()) sizes.push_back(std::nullopt);
 
   std::vector<Section> sections;
-  std::vector<Body> bodies{{path, lines}};
   std::vector<int> section_line(static_cast<size_t>(pes), 0);
   for (; i < lines.size(); ++i) {
     if (lines[i].tokens[0].text != "pe") continue;
@@ -321,9 +325,8 @@ LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold,
     if (r.has(1)) {  // one file per PE (or per set of PEs): the body is that file, relative to this one
       if (s.last > s.first)
         LineReader(path, lines[s.first], 1).fail_line("a section read from a file has no lines of its own");
-      const std::filesystem::path body = r.at(2, "file").text;
-      const auto resolved = body.is_absolute() ? body : std::filesystem::path(path).parent_path() / body;
-      bodies.push_back({resolved.string(), read_trace_lines(resolved.string())});
+      const std::string body = path_beside(path, r.at(2, "file").text);
+      bodies.push_back({body, read_trace_lines(body)});
       s.file = bodies.size() - 1;
       s.first = 0;
       s.last = bodies.back().second.size();

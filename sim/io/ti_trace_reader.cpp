@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/io/input_file.hpp"
 #include "sim/io/trace_program.hpp"
 
 namespace t3sim::io {
@@ -83,16 +84,17 @@ class RankReader {
       r.no_more_than(4);
       const bool send = a.find("send") != std::string::npos;
       // A receive from MPI_ANY_SOURCE or with MPI_ANY_TAG is written with a negative number
-      const bool any_source = !send && r.number(0, "rank", -1e9, 1e9) < 0;
-      const bool any_tag = !send && r.number(1, "tag", -1e9, 1e9) < 0;
+      const int written_source = send ? 0 : static_cast<int>(r.number(0, "rank", -1e9, 1e9));
+      const int written_tag = send ? 0 : static_cast<int>(r.number(1, "tag", -1e9, 1e9));
+      const bool any_source = !send && written_source < 0;
+      const bool any_tag = !send && written_tag < 0;
       const int peer = any_source ? core::kAnySource : partner(0);
       const int tag = any_tag ? core::kAnyTag : static_cast<int>(r.integer(1, "tag", 0, 1L << 30));
       const int request =
           out_.message(rank_, send ? Call::Kind::Send : Call::Kind::Recv, peer, bytes(2, 3), tag, a[0] != 'i', at);
       if (a[0] == 'i')  // keyed as the trace's wait lines name it
         pending_[send ? Key{rank_, peer, tag}
-                      : Key{any_source ? static_cast<int>(r.number(0, "", -1e9, 1e9)) : peer, rank_,
-                            any_tag ? static_cast<int>(r.number(1, "", -1e9, 1e9)) : tag}]
+                      : Key{any_source ? written_source : peer, rank_, any_tag ? written_tag : tag}]
             .push_back(request);
     } else if (a == "wait") {
       r.no_more_than(3);
@@ -227,7 +229,6 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
       per_rank[static_cast<size_t>(rank)].push_back({0, &line});
     }
   } else {
-    const auto folder = std::filesystem::path(path).parent_path();
     rank_files.reserve(master.size());
     for (const TraceLine& line : master) {
       if (line.tokens.size() != 1)
@@ -235,9 +236,8 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
                          "neither a trace line ('RANK ACTION ...') nor the path of one rank's trace");
       // SimGrid writes the rank files' paths as seen from where the run started, often the trace's
       // own folder: relative paths are tried from the trace's folder, then from the current one.
-      const std::filesystem::path p = line.tokens[0].text;
-      const bool beside = p.is_absolute() || std::filesystem::exists(folder / p);
-      files.push_back((p.is_absolute() || !beside ? p : folder / p).string());
+      const std::string beside = path_beside(path, line.tokens[0].text);
+      files.push_back(std::filesystem::exists(beside) ? beside : line.tokens[0].text);
       rank_files.push_back(read_trace_lines(files.back()));
     }
     per_rank.resize(rank_files.size());

@@ -25,10 +25,6 @@ void TraceProgram::count(const Where& at) {
 void TraceProgram::shmem(int pe, core::Op op, const Where& at) {
   count(at);
   core::Call c = call(core::Call::Kind::Shmem, at);
-  op.pe = pe;
-  op.label = at.label;
-  op.step = at.line;
-  op.iteration = at.iteration;
   c.op = std::move(op);
   programs_[static_cast<size_t>(pe)].push_back(std::move(c));
 }

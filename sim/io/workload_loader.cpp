@@ -26,9 +26,7 @@ using Context = WorkloadContext;
 
 std::string read_flag_name(const YAML::Node& n, const Context& ctx, const std::string& key) {
   const std::string name = scalar_text(n, ctx.file, key);
-  const bool ok = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
-  if (!ok)
-    throw InputError(pos_of(ctx.file, n), key, "flag names are lower-case letters, digits and _", "'" + name + "'");
+  if (!core::is_flag_name(name)) throw InputError(pos_of(ctx.file, n), key, core::kFlagNameRule, "'" + name + "'");
   return name;
 }
 

@@ -4,8 +4,6 @@
 
 #include <charconv>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace t3sim::io {
 
@@ -148,14 +146,9 @@ MapReader read_document(const std::string& path) {
   return top;
 }
 
-}  // namespace t3sim::io
-
-namespace t3sim::io {
-
 std::string existing_file_value(const YAML::Node& n, const std::string& file, const std::string& key) {
-  const std::filesystem::path p(scalar_text(n, file, key));
   const std::string full =
-      p.is_absolute() ? p.string() : (std::filesystem::path(file).parent_path() / p).lexically_normal().string();
+      std::filesystem::path(path_beside(file, scalar_text(n, file, key))).lexically_normal().string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(full, ec)) throw InputError(pos_of(file, n), key, "no such file", full);
   return full;
