@@ -5,28 +5,22 @@
 #include <stdexcept>
 
 #include "sim/core/enum_names.hpp"
-#include "sim/engine/event_driver.hpp"
-#include "sim/engine/op_description.hpp"
-#include "sim/engine/shmem_pe.hpp"
+#include "sim/core/network_resources.hpp"
+#include "sim/core/pe_interpreter.hpp"
+#include "sim/engine/platform_builder.hpp"
+#include "sim/engine/simgrid_transport.hpp"
+#include "sim/engine/solver_transport.hpp"
 
 namespace t3sim::engine {
 namespace {
 
 // The network model right for a torus with our own latency handling (measured; see README):
-// plain CM02 (no latency or bandwidth factors), no reverse cross-traffic, no TCP window bound.
-void configure(sg4::Engine& e, Driver driver) {
+// plain CM02 (no latency or bandwidth factors), no reverse cross-traffic, no TCP window bound, and
+// zero-latency links (the PE interpreter waits the latency): every flow shares with penalty 1.
+void configure(sg4::Engine& e) {
   e.set_config("network/model:CM02");
   e.set_config("network/crosstraffic:0");
-  if (driver == Driver::Fast) {
-    e.set_config("network/TCP-gamma:0");
-  } else {
-    // Latency on the links: CM02's max-min solver would weight each flow by its route's latency
-    // (short routes win), fairbottleneck shares without weights. TCP-gamma must not be 0 there: with
-    // latency on a route CM02 bounds the flow by gamma / (2 latency), and a bound of 0 means "none",
-    // which would also drop Comm::set_rate's cap. A huge window leaves only the cap.
-    e.set_config("network/solver:fairbottleneck");
-    e.set_config("network/TCP-gamma:1e30");
-  }
+  e.set_config("network/TCP-gamma:0");
 }
 
 constexpr core::NameTable<Driver, 2> kDrivers = {{Driver::Fast, "fast"}, {Driver::Reference, "reference"}};
@@ -35,56 +29,29 @@ void add_routes(PlatformBuilder& platform, const core::Workload& workload) {
   for (const core::Op& op : workload.ops) {
     if (op.peer < 0 || op.peer == op.pe) continue;
     if (op.kind == core::OpKind::Get || op.kind == core::OpKind::Atomic) {
-      platform.add_pair(op.pe, op.peer, FlowKind::GetRequest);
-      platform.add_pair(op.peer, op.pe, FlowKind::GetData);
+      platform.add_pair(op.pe, op.peer, core::FlowKind::GetRequest);
+      platform.add_pair(op.peer, op.pe, core::FlowKind::GetData);
     } else if (op.kind == core::OpKind::Put) {
-      platform.add_pair(op.pe, op.peer, FlowKind::Put);
+      platform.add_pair(op.pe, op.peer, core::FlowKind::Put);
     }
   }
   platform.seal();
 }
 
-// Runs the actor-per-PE reference driver; returns "" or the PEs that could not finish.
-std::string run_reference(const core::CostModel& cost, const PlatformBuilder& platform, const core::Workload& workload,
-                          sg4::Engine& engine, std::vector<core::OpRecord>* records,
-                          std::vector<core::Transfer>* transfers) {
-  std::vector<std::vector<core::OpRecord>> per_pe(static_cast<size_t>(workload.pes));
-  uint64_t next_transfer = 0;
-  std::vector<FlagBoard> flags(static_cast<size_t>(workload.pes));
-  for (auto& board : flags) {
-    board.mutex = sg4::Mutex::create();
-    board.changed = sg4::ConditionVariable::create();
-  }
-  std::vector<std::string> doing(static_cast<size_t>(workload.pes), "not started");
-  std::vector<sg4::BarrierPtr> barriers;  // one per job
-  for (size_t job = 0; job < workload.job_first_pe.size(); ++job)
-    barriers.push_back(sg4::Barrier::create(static_cast<unsigned>(workload.job_size(static_cast<int>(job)))));
-  auto programs = workload.programs();
-  for (int pe = 0; pe < workload.pes; ++pe) {
-    JobContext ctx{&cost,     &platform,      barriers[static_cast<size_t>(workload.job_of(pe))],
-                   &per_pe,   &next_transfer, &flags,
-                   transfers, &doing,         workload.step_unit};
-    sg4::Actor::create("pe" + std::to_string(pe), platform.host(pe),
-                       ShmemPe(ctx, pe, std::move(programs[static_cast<size_t>(pe)])));
-  }
-  engine.run();
-  for (auto& v : per_pe)
-    for (auto& r : v) records->push_back(std::move(r));
-  std::string stuck;
-  for (size_t pe = 0; pe < doing.size(); ++pe)
-    if (!doing[pe].empty()) stuck += stuck_line(pe, doing[pe]);
-  return stuck;
-}
+struct Outcome {
+  std::vector<core::OpRecord> records;
+  std::vector<core::Transfer> transfers;
+  std::string stuck;  // "" or the PEs that could not finish
+  double end = 0;     // when the last PE finished (its puts acknowledged)
+};
 
-std::string run_fast(const core::CostModel& cost, const PlatformBuilder& platform, const core::Workload& workload,
-                     sg4::Engine& engine, std::vector<core::OpRecord>* records,
-                     std::vector<core::Transfer>* transfers) {
-  EventDriver driver(cost, platform, workload);
-  driver.start();
+// The one PE interpreter over `transport`, run to the end of SimGrid's simulation.
+Outcome interpret(const core::CostModel& cost, const core::Workload& workload, core::Transport& transport,
+                  sg4::Engine& engine) {
+  core::PeInterpreter interpreter(cost, workload, transport);
+  interpreter.start();
   engine.run();
-  *records = driver.take_records();
-  *transfers = driver.take_transfers();
-  return driver.stuck();
+  return {interpreter.take_records(), interpreter.take_transfers(), interpreter.stuck(), interpreter.end_time()};
 }
 
 }  // namespace
@@ -116,9 +83,9 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   xbt_log_control_set("ker_engine.app:file:/dev/null ker_engine.add:0");
   sg4::Engine engine(&argc, argv);
   // SimGrid 3.32's tracer needs an actor behind every activity (it aborts on comms started by maestro),
-  // and PE states exist only as actors: a traced run uses the reference driver (same model, same times).
+  // so a traced run uses the reference transport with an actor per flow (same model, same times).
   const Driver driver = options.paje_file.empty() ? options.driver : Driver::Reference;
-  configure(engine, driver);
+  configure(engine);
   if (!options.paje_file.empty()) {
     // Tracing must be on before the platform exists.
     engine.set_config("tracing:yes");
@@ -128,17 +95,22 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     engine.set_config("tracing/actor:yes");
   }
 
-  PlatformOptions style;
-  style.rate_caps_as_links = driver == Driver::Fast;
-  style.latency_on_links = driver == Driver::Reference;
-  PlatformBuilder platform(machine, profile, placement, style);
-  add_routes(platform, workload);
+  core::NetworkResources resources(machine, placement);
   const core::CostModel cost(machine, profile, placement);
-  std::vector<core::OpRecord> records;
-  std::vector<core::Transfer> transfers;
-  const std::string stuck = driver == Driver::Fast
-                                ? run_fast(cost, platform, workload, engine, &records, &transfers)
-                                : run_reference(cost, platform, workload, engine, &records, &transfers);
+  Outcome outcome;
+  if (driver == Driver::Fast) {
+    sg4::create_full_zone("t3sim")->seal();  // SimGrid runs only with a platform; the solver needs no more
+    SolverTransport transport(cost, resources);
+    outcome = interpret(cost, workload, transport, engine);
+  } else {
+    PlatformBuilder platform(machine, profile, placement, resources);
+    add_routes(platform, workload);
+    SimGridTransport transport(platform, !options.paje_file.empty());
+    outcome = interpret(cost, workload, transport, engine);
+  }
+  const std::string& stuck = outcome.stuck;
+  std::vector<core::OpRecord>& records = outcome.records;
+  std::vector<core::Transfer>& transfers = outcome.transfers;
   if (!stuck.empty())
     throw std::runtime_error(
         "deadlock: the run cannot finish at t = " + std::to_string(sg4::Engine::get_clock() * 1e6) + " us;" + stuck);
@@ -149,7 +121,9 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   result.workload = workload.name;
   result.pes = workload.pes;
   result.swap_iterations = workload.swap_iterations;
-  result.makespan = sg4::Engine::get_clock();  // includes background puts that end after the last record
+  // The last PE's end includes background puts acknowledged after its last record. Not the clock:
+  // the fast transport's calendar may still hold moved (ignored) completions past it.
+  result.makespan = outcome.end;
   for (const auto& r : records) result.makespan = std::max(result.makespan, r.end);
   result.records = std::move(records);
   core::sort_records(result.records);

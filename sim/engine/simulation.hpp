@@ -11,21 +11,19 @@
 
 namespace t3sim::engine {
 
-// How t3sim drives SimGrid; both give the same model (routes, max-min sharing, latencies, costs).
-//   fast      : PEs as state machines in maestro, timers for delays, comms started from maestro, rate
-//               caps as FATPIPE links (event_driver.hpp). The default.
-//   reference : the straightforward S4U program: one actor per PE, one actor and one mailbox per
-//               transfer, each transfer awaited by its actor, rate caps as Comm::set_rate, the latency
-//               on the links and network/solver:fairbottleneck (shmem_pe.hpp). Kept to check the fast
-//               driver and to measure what it gains.
+// Which transport the one PE interpreter (core/pe_interpreter.hpp) runs over; both give the same
+// model (paths, max-min sharing with per-flow caps, latencies, costs).
+//   fast      : t3sim's incremental max-min solver on SimGrid's clock (solver_transport.hpp). The default.
+//   reference : SimGrid's comms and its own max-min solver (simgrid_transport.hpp): the oracle the
+//               fast transport is checked against, and the measure of what it gains.
 enum class Driver { Fast, Reference };
 const char* driver_name(Driver d);
 bool parse_driver(const std::string& name, Driver* out);
 
 struct SimulationOptions {
   Driver driver = Driver::Fast;
-  // When not empty, receives a SimGrid Paje trace of the run (link and host utilisation, PE states),
-  // viewable in ViTE. A traced run always uses the reference driver (SimGrid's tracer needs actors).
+  // When not empty, receives a SimGrid Paje trace of the run (link and host utilisation), viewable in
+  // ViTE. A traced run always uses the reference driver (SimGrid's tracer needs SimGrid's comms).
   std::string paje_file;
 };
 

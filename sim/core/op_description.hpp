@@ -1,14 +1,14 @@
-// How a PE's current operation is named in a deadlock report, the same for both drivers.
+// How a PE's current operation is named in a deadlock report, the same for every transport.
 #pragma once
 #include <string>
 
 #include "sim/core/workload.hpp"
 
-namespace t3sim::engine {
+namespace t3sim::core {
 
 // `where` names what Op::step counts: "step" (a workload file's steps) or "line" (a trace's lines).
-inline std::string describe_op(const core::Op& op, const std::string& where) {
-  return std::string(core::op_kind_name(op.kind)) + (op.flag.empty() ? "" : " for flag '" + op.flag + "'") +
+inline std::string describe_op(const Op& op, const std::string& where) {
+  return std::string(op_kind_name(op.kind)) + (op.flag.empty() ? "" : " for flag '" + op.flag + "'") +
          (op.peer >= 0 ? " with PE " + std::to_string(op.peer) : "") + " (" + where + " " + std::to_string(op.step) +
          ")";
 }
@@ -20,4 +20,4 @@ inline std::string stuck_line(size_t pe, const std::string& doing) {
   return "\n  PE " + std::to_string(pe) + " waits in " + doing;
 }
 
-}  // namespace t3sim::engine
+}  // namespace t3sim::core

@@ -1,0 +1,388 @@
+#include "sim/core/flow_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <queue>
+#include <stdexcept>
+#include <string>
+
+namespace t3sim::core {
+namespace {
+
+constexpr double kTol = FlowSolver::kRelativeTolerance;
+constexpr int kAtCap = -1;  // bottleneck_ of an entry held by its cap (or with no path)
+
+}  // namespace
+
+// Why the incremental solve equals a full one. The max-min fair allocation with per-flow caps is
+// unique, and a feasible allocation is it exactly when every entry is either at its cap or crosses a
+// saturated resource on which no entry is faster (the bottleneck condition). Before a change every
+// entry meets it. A change touches only the resources of the changed entries (set S), so only
+// entries crossing S can lose their condition directly. solve() refills the entries crossing S (set
+// F) on the capacity the others leave, which keeps every resource feasible and gives F's entries
+// their best rates given the others. That can break the condition only of entries sharing a
+// resource with F (their bottleneck may have gained slack or a faster user): those, and F itself,
+// are checked. Any entry that fails adds its resources to S and the round repeats with a larger F.
+// When no check fails, the condition holds for every entry: the allocation is the max-min one. S only
+// grows, so this ends, at worst when F is a whole connected component, which is a full solve of it.
+
+size_t FlowSolver::PathKeyHash::operator()(const PathKey& k) const {
+  size_t h = std::hash<double>()(k.cap);
+  for (ResourceId r : k.path) h = h * 1000003u ^ static_cast<size_t>(r);
+  return h;
+}
+
+ResourceId FlowSolver::add_resource(double capacity) {
+  if (!(capacity > 0) || !std::isfinite(capacity))
+    throw std::invalid_argument("FlowSolver: a resource's capacity must be positive and finite (got " +
+                                std::to_string(capacity) + ")");
+  capacity_.push_back(capacity);
+  users_.emplace_back();
+  scratch_.resize(capacity_.size());
+  return static_cast<ResourceId>(capacity_.size() - 1);
+}
+
+void FlowSolver::mark_dirty(EntryId e) {
+  for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
+    Scratch& s = scratch_[static_cast<size_t>(r)];
+    if (!s.dirty) {
+      s.dirty = true;
+      dirty_resources_.push_back(r);
+    }
+  }
+  if (entries_[static_cast<size_t>(e)].path.empty()) dirty_new_.push_back(e);  // nothing else would re-solve it
+}
+
+void FlowSolver::attach(EntryId e) {
+  Entry& en = entries_[static_cast<size_t>(e)];
+  en.slot.resize(en.path.size());
+  for (size_t i = 0; i < en.path.size(); ++i) {
+    auto& u = users_[static_cast<size_t>(en.path[i])];
+    en.slot[i] = static_cast<int>(u.size());
+    u.push_back(e);
+  }
+}
+
+void FlowSolver::detach(EntryId e) {
+  Entry& en = entries_[static_cast<size_t>(e)];
+  for (size_t i = 0; i < en.path.size(); ++i) {
+    auto& u = users_[static_cast<size_t>(en.path[i])];
+    const int slot = en.slot[i];
+    const EntryId moved = u.back();
+    u[static_cast<size_t>(slot)] = moved;
+    u.pop_back();
+    if (moved != e) {
+      Entry& m = entries_[static_cast<size_t>(moved)];
+      for (size_t j = 0; j < m.path.size(); ++j)
+        if (m.path[j] == en.path[i]) m.slot[j] = slot;
+    }
+  }
+  en.slot.clear();
+}
+
+EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) {
+  if (!(cap > 0))
+    throw std::invalid_argument("FlowSolver: a flow's cap must be positive (got " + std::to_string(cap) + ")");
+  for (ResourceId r : path)
+    if (r < 0 || r >= resource_count()) throw std::out_of_range("FlowSolver: no resource " + std::to_string(r));
+  ++flows_;
+  PathKey key{path, cap};
+  auto it = by_path_.find(key);
+  if (it != by_path_.end()) {
+    ++entries_[static_cast<size_t>(it->second)].count;
+    mark_dirty(it->second);
+    return it->second;
+  }
+  EntryId e;
+  if (!free_ids_.empty()) {
+    e = free_ids_.back();
+    free_ids_.pop_back();
+  } else {
+    e = static_cast<EntryId>(entries_.size());
+    entries_.emplace_back();
+    trial_.push_back(0);
+    bottleneck_.push_back(kAtCap);
+    entry_mark_.push_back(0);
+    frozen_.push_back(0);
+  }
+  Entry& en = entries_[static_cast<size_t>(e)];
+  en.path = path;
+  en.cap = cap;
+  en.rate = 0;
+  en.count = 1;
+  trial_[static_cast<size_t>(e)] = 0;
+  attach(e);
+  by_path_.emplace(std::move(key), e);
+  dirty_new_.push_back(e);
+  mark_dirty(e);
+  return e;
+}
+
+void FlowSolver::remove_flow(EntryId e) {
+  if (e < 0 || e >= entry_bound() || !alive(e))
+    throw std::out_of_range("FlowSolver: no flow in entry " + std::to_string(e));
+  --flows_;
+  Entry& en = entries_[static_cast<size_t>(e)];
+  mark_dirty(e);
+  if (--en.count > 0) return;
+  detach(e);
+  by_path_.erase(PathKey{en.path, en.cap});
+  en.rate = 0;
+  trial_[static_cast<size_t>(e)] = 0;
+  // Keep free ids sorted descending so that back() is the lowest.
+  free_ids_.insert(std::upper_bound(free_ids_.begin(), free_ids_.end(), e, std::greater<>()), e);
+}
+
+// Progressive filling ("water filling") of the entries of `set` on the capacity the entries outside
+// it leave: every unfrozen entry of `set` runs at the same level, which rises until an entry reaches
+// its cap (frozen there) or a resource saturates (its unfrozen users frozen at the level). Levels
+// within kTol of each other are one level, so equal shares give bitwise equal rates. Reads the
+// outside entries' rates from `rates` and writes the set's rates into it.
+void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rates) const {
+  const uint64_t stamp = ++fill_epoch_;
+  std::vector<ResourceId>& touched = fill_resources_;
+  touched.clear();
+  for (EntryId e : set) frozen_[static_cast<size_t>(e)] = stamp;  // "in the set" for now
+  // Capacity left by the outside entries, and the multiplicity of the set's entries, per resource.
+  for (EntryId e : set) {
+    for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
+      Scratch& s = scratch_[static_cast<size_t>(r)];
+      if (s.fill_stamp == stamp) continue;
+      s.fill_stamp = stamp;
+      s.remaining = capacity_[static_cast<size_t>(r)];
+      s.active = 0;
+      double cap_sum = 0;  // what the set's users of r could take at most: their caps
+      for (EntryId u : users_[static_cast<size_t>(r)]) {
+        const Entry& ue = entries_[static_cast<size_t>(u)];
+        if (frozen_[static_cast<size_t>(u)] == stamp) {
+          s.active += ue.count;
+          cap_sum += ue.count * ue.cap;
+        } else {
+          s.remaining -= ue.count * rates[static_cast<size_t>(u)];
+        }
+      }
+      if (s.remaining < 0) s.remaining = 0;
+      // A resource that holds its users' caps with room to spare never saturates before they reach
+      // them (its share only grows as users freeze at or below it): it need not be in the heap.
+      if (cap_sum > s.remaining) touched.push_back(r);
+    }
+  }
+  // Mark the set's entries unfrozen: frozen_ == stamp means "in the set, not frozen yet".
+  // (fair share, resource): the smallest share saturates first. A binary heap over a reused vector.
+  std::vector<ShareItem>& heap = fill_heap_;
+  heap.clear();
+  for (ResourceId r : touched) {
+    Scratch& s = scratch_[static_cast<size_t>(r)];
+    s.heap_stamp = stamp;
+    heap.push_back({s.remaining / s.active, r});
+  }
+  std::make_heap(heap.begin(), heap.end(), std::greater<>());
+  auto push = [&heap](double share, ResourceId r) {
+    heap.push_back({share, r});
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  };
+  auto pop = [&heap] {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    heap.pop_back();
+  };
+  std::vector<EntryId>& capped = fill_capped_;
+  capped.clear();
+  for (EntryId e : set)
+    if (std::isfinite(entries_[static_cast<size_t>(e)].cap)) capped.push_back(e);
+  std::sort(capped.begin(), capped.end(), [this](EntryId a, EntryId b) {
+    const double ca = entries_[static_cast<size_t>(a)].cap;
+    const double cb = entries_[static_cast<size_t>(b)].cap;
+    return ca != cb ? ca < cb : a < b;
+  });
+  size_t next_cap = 0;
+  size_t unfrozen = set.size();
+  const uint64_t done = stamp + (uint64_t{1} << 62);  // frozen in this fill
+
+  auto freeze = [&](EntryId e, double rate) {
+    frozen_[static_cast<size_t>(e)] = done;
+    rates[static_cast<size_t>(e)] = rate;
+    --unfrozen;
+    const Entry& en = entries_[static_cast<size_t>(e)];
+    for (ResourceId r : en.path) {
+      Scratch& s = scratch_[static_cast<size_t>(r)];
+      if (s.heap_stamp != stamp) continue;  // not a candidate bottleneck (see above)
+      s.remaining -= en.count * rate;
+      if (s.remaining < 0) s.remaining = 0;
+      s.active -= en.count;
+      if (s.active > 0) push(s.remaining / s.active, r);
+    }
+  };
+  // Stale heap items are skipped: an item is current when its share is the resource's share now.
+  auto current_top = [&]() -> bool {
+    while (!heap.empty()) {
+      const auto [share, r] = heap.front();
+      const Scratch& s = scratch_[static_cast<size_t>(r)];
+      if (s.active > 0 && share == s.remaining / s.active) return true;
+      pop();
+    }
+    return false;
+  };
+
+  while (unfrozen > 0) {
+    while (next_cap < capped.size() && frozen_[static_cast<size_t>(capped[next_cap])] != stamp) ++next_cap;
+    const double cap_level = next_cap < capped.size() ? entries_[static_cast<size_t>(capped[next_cap])].cap : kNoCap;
+    const double share_level = current_top() ? heap.front().first : kNoCap;
+    const double level = std::min(cap_level, share_level);
+    if (!std::isfinite(level)) {  // entries with no resource and no cap
+      for (EntryId e : set)
+        if (frozen_[static_cast<size_t>(e)] == stamp) freeze(e, kNoCap);
+      break;
+    }
+    const double limit = level * (1 + kTol);
+    // Entries whose cap is reached run at their cap.
+    while (next_cap < capped.size()) {
+      const EntryId e = capped[next_cap];
+      if (frozen_[static_cast<size_t>(e)] != stamp) {
+        ++next_cap;
+        continue;
+      }
+      const double c = entries_[static_cast<size_t>(e)].cap;
+      if (c > limit) break;
+      freeze(e, c);
+      ++next_cap;
+    }
+    // Resources saturated at this level: their unfrozen users run at the level.
+    while (current_top() && heap.front().first <= limit) {
+      const ResourceId r = heap.front().second;
+      pop();
+      for (EntryId u : users_[static_cast<size_t>(r)])
+        if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level);
+    }
+  }
+}
+
+double FlowSolver::load(ResourceId r, const std::vector<double>& rates) const {
+  double sum = 0;
+  for (EntryId u : users_[static_cast<size_t>(r)])
+    sum += entries_[static_cast<size_t>(u)].count * rates[static_cast<size_t>(u)];
+  return sum;
+}
+
+bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
+  const Entry& en = entries_[static_cast<size_t>(e)];
+  const double rate = rates[static_cast<size_t>(e)];
+  int& bottleneck = bottleneck_[static_cast<size_t>(e)];
+  bottleneck = kAtCap;
+  if (rate >= en.cap * (1 - kTol)) return true;
+  for (ResourceId r : en.path) {
+    Scratch& s = scratch_[static_cast<size_t>(r)];
+    if (s.check_stamp != check_epoch_) {  // load and fastest user, once per check round
+      s.check_stamp = check_epoch_;
+      s.load = 0;
+      s.fastest = 0;
+      for (EntryId u : users_[static_cast<size_t>(r)]) {
+        const double ur = rates[static_cast<size_t>(u)];
+        s.load += entries_[static_cast<size_t>(u)].count * ur;
+        s.fastest = std::max(s.fastest, ur);
+      }
+    }
+    if (s.load >= capacity_[static_cast<size_t>(r)] * (1 - kTol) && rate >= s.fastest * (1 - kTol)) {
+      bottleneck = r;
+      return true;
+    }
+  }
+  return en.path.empty() && !std::isfinite(rate);
+}
+
+const std::vector<EntryId>& FlowSolver::solve() {
+  changed_.clear();
+  if (dirty_resources_.empty() && dirty_new_.empty()) return changed_;
+  ++stats_.solves;
+  // S: the resources whose users are re-solved; F: the entries crossing them.
+  std::vector<ResourceId>& S = solve_resources_;
+  S.clear();
+  const uint64_t in_s = ++s_epoch_;
+  for (ResourceId r : dirty_resources_) {
+    scratch_[static_cast<size_t>(r)].dirty = false;
+    scratch_[static_cast<size_t>(r)].s_stamp = in_s;
+    S.push_back(r);
+  }
+  dirty_resources_.clear();
+  std::vector<EntryId>& F = solve_entries_;
+  std::vector<EntryId> candidates;
+  for (;;) {
+    ++stats_.rounds;
+    const uint64_t in_f = ++f_epoch_;
+    F.clear();
+    for (EntryId e : dirty_new_)
+      if (alive(e) && entry_mark_[static_cast<size_t>(e)] != in_f) {
+        entry_mark_[static_cast<size_t>(e)] = in_f;
+        F.push_back(e);
+      }
+    for (ResourceId r : S)
+      for (EntryId u : users_[static_cast<size_t>(r)])
+        if (entry_mark_[static_cast<size_t>(u)] != in_f) {
+          entry_mark_[static_cast<size_t>(u)] = in_f;
+          F.push_back(u);
+        }
+    std::sort(F.begin(), F.end());  // the fill's order, hence its rounding, depends on the set only
+    stats_.entries_solved += F.size();
+    fill(F, trial_);
+    // Check F and every entry sharing a resource with F.
+    ++check_epoch_;
+    candidates.clear();
+    const uint64_t seen = ++f_epoch_;
+    for (EntryId e : F) {
+      entry_mark_[static_cast<size_t>(e)] = seen;
+      candidates.push_back(e);
+    }
+    for (EntryId e : F)
+      for (ResourceId r : entries_[static_cast<size_t>(e)].path)
+        for (EntryId u : users_[static_cast<size_t>(r)])
+          if (entry_mark_[static_cast<size_t>(u)] != seen) {
+            entry_mark_[static_cast<size_t>(u)] = seen;
+            candidates.push_back(u);
+          }
+    bool grew = false;
+    const uint64_t filled = fill_epoch_;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      const EntryId e = candidates[i];
+      // An outside entry (candidates past F) whose bottleneck has no user in F keeps it: that
+      // resource's load and fastest user are unchanged, and so is the entry's rate.
+      const int b = bottleneck_[static_cast<size_t>(e)];
+      if (i >= F.size() && (b == kAtCap || scratch_[static_cast<size_t>(b)].fill_stamp != filled)) continue;
+      if (satisfied(e, trial_)) continue;
+      for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
+        Scratch& s = scratch_[static_cast<size_t>(r)];
+        if (s.s_stamp == in_s) continue;
+        s.s_stamp = in_s;
+        S.push_back(r);
+        grew = true;
+      }
+    }
+    if (!grew) break;
+    // Entries that stay outside keep their committed rates in trial_; the larger F is refilled.
+    for (EntryId e : F) trial_[static_cast<size_t>(e)] = entries_[static_cast<size_t>(e)].rate;
+  }
+  for (EntryId e : F) {
+    Entry& en = entries_[static_cast<size_t>(e)];
+    if (trial_[static_cast<size_t>(e)] != en.rate) {
+      en.rate = trial_[static_cast<size_t>(e)];
+      changed_.push_back(e);
+    }
+  }
+  for (EntryId e : dirty_new_)
+    if (alive(e)) changed_.push_back(e);
+  dirty_new_.clear();
+  std::sort(changed_.begin(), changed_.end());
+  changed_.erase(std::unique(changed_.begin(), changed_.end()), changed_.end());
+  stats_.rate_changes += changed_.size();
+  return changed_;
+}
+
+std::vector<double> FlowSolver::full_solve() const {
+  std::vector<double> rates(entries_.size(), 0.0);
+  std::vector<EntryId> all;
+  for (EntryId e = 0; e < entry_bound(); ++e)
+    if (alive(e)) all.push_back(e);
+  fill(all, rates);
+  return rates;
+}
+
+}  // namespace t3sim::core

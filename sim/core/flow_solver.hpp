@@ -1,0 +1,150 @@
+// Max-min fair bandwidth sharing, solved incrementally: t3sim's own solver for the fast transport.
+//
+// The model is SimGrid 3.32's CM02 network model as t3sim configures it (zero-latency links, no
+// cross-traffic, no TCP window bound): every flow has sharing penalty 1, every resource (a link, a
+// node interface) is shared max-min fairly, and a flow may carry its own rate cap (SimGrid: a FATPIPE
+// link on its route or a variable bound). The allocation is the unique max-min fair one: no flow's
+// rate can grow without lowering the rate of a flow that is no faster. Units: bytes and bytes/s.
+//
+// Entries. Flows with the same path and the same cap always get the same rate, so they are one
+// entry with a multiplicity; add_flow returns the entry the new flow joined. An entry whose
+// multiplicity falls to 0 is freed and its id may be handed out again (lowest free id first).
+//
+// Incremental solve. The allocation is characterised by local conditions (see flow_solver.cpp):
+// every resource is within capacity, and every entry is either at its cap or crosses a saturated
+// resource on which no entry is faster. A change (flows added or removed) can break these only on
+// the resources of the changed entries. solve() re-solves the entries crossing those resources with
+// the rates of all others held fixed, checks the conditions of every entry that shares a resource
+// with them, and widens the re-solved set by the resources of any entry that fails, until all hold.
+// Since the conditions hold everywhere, the result is the unique max-min allocation: what a full
+// solve gives (tests/unit/flow_solver_test.cpp checks this to 1e-12 on random systems).
+//
+// Tolerance: kRelativeTolerance (1e-12). A resource is saturated when its load is within that
+// fraction of its capacity; two rates are equal when they differ by at most that fraction of the
+// larger. Order: ties are broken by entry and resource id, so the same calls give the same rates.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace t3sim::core {
+
+using ResourceId = int;
+using EntryId = int;
+
+class FlowSolver {
+ public:
+  static constexpr double kRelativeTolerance = 1e-12;
+  static constexpr double kNoCap = std::numeric_limits<double>::infinity();
+
+  // A shared capacity (bytes/s, > 0 and finite). Resources are never removed.
+  ResourceId add_resource(double capacity);
+  int resource_count() const { return static_cast<int>(capacity_.size()); }
+  double capacity(ResourceId r) const { return capacity_.at(static_cast<std::size_t>(r)); }
+
+  // One more flow over `path` (distinct resource ids, may be empty), each of its bytes/s <= cap.
+  // A flow with an empty path runs at its cap (infinite without one).
+  EntryId add_flow(const std::vector<ResourceId>& path, double cap = kNoCap);
+  // One flow of entry e fewer (its flow completed or was cancelled).
+  void remove_flow(EntryId e);
+
+  // Brings every rate up to date with the flows added and removed since the last solve. Returns the
+  // entries that exist now and whose rate differs from the one before (new entries included), in id
+  // order; valid until the next call.
+  const std::vector<EntryId>& solve();
+
+  // Per-flow rate of entry e (bytes/s) as of the last solve.
+  double rate(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).rate; }
+  int multiplicity(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).count; }
+  bool alive(EntryId e) const { return multiplicity(e) > 0; }
+  const std::vector<ResourceId>& path(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).path; }
+  double cap(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).cap; }
+  int entry_bound() const { return static_cast<int>(entries_.size()); }  // ids are below this
+  int flow_count() const { return flows_; }
+
+  // The rates a solve from scratch gives for every entry (index: entry id; 0 for free ids), without
+  // changing the solver: the check the incremental solve is tested against.
+  std::vector<double> full_solve() const;
+
+  // Work counters since construction, for `t3sim bench` and the tests.
+  struct Stats {
+    uint64_t solves = 0;          // solve() calls that had changes to handle
+    uint64_t entries_solved = 0;  // entries re-solved, summed over the rounds of every solve
+    uint64_t rounds = 0;          // re-solve rounds (1 per solve when no check fails)
+    uint64_t rate_changes = 0;    // entries reported as changed
+  };
+  const Stats& stats() const { return stats_; }
+
+ private:
+  struct Entry {
+    std::vector<ResourceId> path;
+    std::vector<int> slot;  // slot[i]: index of this entry in users_[path[i]]
+    double cap = kNoCap;
+    double rate = 0;
+    int count = 0;
+  };
+  struct PathKey {
+    std::vector<ResourceId> path;
+    double cap;
+    bool operator==(const PathKey& o) const { return cap == o.cap && path == o.path; }
+  };
+  struct PathKeyHash {
+    std::size_t operator()(const PathKey& k) const;
+  };
+
+  void mark_dirty(EntryId e);
+  void attach(EntryId e);
+  void detach(EntryId e);
+  // Progressive filling of `set` on the capacities the entries outside it leave (their rates read
+  // from `rates`); writes the set's rates into `rates`.
+  void fill(const std::vector<EntryId>& set, std::vector<double>& rates) const;
+  // The max-min condition of e under `rates`: at its cap, or the fastest on a saturated resource.
+  // Records in bottleneck_[e] what holds e (a resource, or -1 for its cap).
+  bool satisfied(EntryId e, const std::vector<double>& rates);
+  double load(ResourceId r, const std::vector<double>& rates) const;
+
+  std::vector<double> capacity_;
+  std::vector<std::vector<EntryId>> users_;  // per resource: the entries crossing it
+  std::vector<Entry> entries_;
+  std::vector<EntryId> free_ids_;  // kept sorted descending: the lowest is reused first
+  std::unordered_map<PathKey, EntryId, PathKeyHash> by_path_;
+  int flows_ = 0;
+
+  // Solve state. trial_[e] is e's rate during a solve (equal to entries_[e].rate outside one).
+  // Marks are epoch stamps (64-bit: they never wrap), so no clearing pass is needed.
+  struct Scratch {
+    bool dirty = false;        // its users changed since the last solve
+    uint64_t s_stamp = 0;      // in the re-solved set S of the current solve
+    uint64_t fill_stamp = 0;   // remaining / active set up for the current fill
+    uint64_t heap_stamp = 0;   // a candidate bottleneck of the current fill
+    uint64_t check_stamp = 0;  // load / fastest computed for the current check round
+    double remaining = 0;      // fill: capacity left for the set's unfrozen entries
+    double active = 0;         // fill: multiplicity of the set's unfrozen entries
+    double load = 0;           // check: sum of count x rate
+    double fastest = 0;        // check: the largest rate of its users
+  };
+  mutable std::vector<Scratch> scratch_;
+  mutable std::vector<uint64_t> frozen_;  // fill: == fill epoch: in the set, not frozen yet
+  mutable uint64_t fill_epoch_ = 0;
+  mutable uint64_t check_epoch_ = 0;
+  mutable std::vector<ResourceId> fill_resources_;
+  mutable std::vector<EntryId> fill_capped_;
+  std::vector<double> trial_;
+  std::vector<int> bottleneck_;  // per entry: the resource that held it at the last check (-1: its cap)
+  using ShareItem = std::pair<double, ResourceId>;
+  mutable std::vector<ShareItem> fill_heap_;
+  std::vector<ResourceId> dirty_resources_;
+  std::vector<EntryId> dirty_new_;  // entries created since the last solve (reported as changed)
+  std::vector<uint64_t> entry_mark_;
+  uint64_t s_epoch_ = 0;
+  uint64_t f_epoch_ = 0;
+  std::vector<ResourceId> solve_resources_;
+  std::vector<EntryId> solve_entries_;
+  std::vector<EntryId> changed_;
+  Stats stats_;
+};
+
+}  // namespace t3sim::core

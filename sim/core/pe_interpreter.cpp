@@ -1,0 +1,200 @@
+#include "sim/core/pe_interpreter.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/op_description.hpp"
+
+namespace t3sim::core {
+
+double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
+  switch (kind) {
+    case FlowKind::Put:
+      return profile.put_bandwidth;
+    case FlowKind::GetData:
+      return profile.get_bandwidth;
+    case FlowKind::GetRequest:
+      break;
+  }
+  return INFINITY;
+}
+
+PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport)
+    : cost_(cost), transport_(transport), records_(static_cast<size_t>(workload.pes)), step_unit_(workload.step_unit) {
+  auto programs = workload.programs();
+  pes_.resize(static_cast<size_t>(workload.pes));
+  flag_of_op_.resize(pes_.size());
+  for (size_t pe = 0; pe < pes_.size(); ++pe) {
+    pes_[pe].program = std::move(programs[pe]);
+    auto& flags = flag_of_op_[pe];
+    flags.reserve(pes_[pe].program.size());
+    for (const Op& op : pes_[pe].program) flags.push_back(op.flag.empty() ? -1 : flag_id(op.flag));
+  }
+  for (size_t j = 0; j < workload.job_first_pe.size(); ++j)
+    jobs_.push_back({workload.job_first_pe[j], workload.job_size(static_cast<int>(j)), 0});
+  for (int pe = 0; pe < workload.pes; ++pe) job_of_.push_back(workload.job_of(pe));
+}
+
+int PeInterpreter::flag_id(const std::string& name) {
+  return flag_ids_.emplace(name, static_cast<int>(flag_ids_.size())).first->second;
+}
+
+void PeInterpreter::start() {
+  for (int pe = 0; pe < static_cast<int>(pes_.size()); ++pe) transport_.after(0, [this, pe] { advance(pe); });
+}
+
+void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then) {
+  const double start = transport_.now();
+  transport_.after(
+      cost_.latency(src, dst), [this, src, dst, bytes, kind, iteration, start, then = std::move(then)]() mutable {
+        transport_.flow(src, dst, bytes, kind, [this, src, dst, bytes, iteration, start, then = std::move(then)] {
+          if (iteration >= 0) transfers_.push_back({src, dst, bytes, start, transport_.now(), iteration});
+          then();
+        });
+      });
+}
+
+void PeInterpreter::advance(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  while (!s.finished) {
+    s.op_start = transport_.now();
+    if (!start_op(pe)) return;
+    record(pe);
+  }
+}
+
+void PeInterpreter::record(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (s.next == s.program.size()) {  // the final quiet
+    s.finished = true;
+    end_time_ = std::max(end_time_, transport_.now());
+    return;
+  }
+  const Op& op = s.program[s.next];
+  records_[static_cast<size_t>(pe)].push_back(
+      {op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes, s.op_start, transport_.now()});
+  ++s.next;
+}
+
+void PeInterpreter::complete_op(int pe) {
+  record(pe);
+  advance(pe);
+}
+
+bool PeInterpreter::start_op(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (s.next == s.program.size()) {  // a PE's program ends when its puts are delivered
+    if (s.in_flight == 0) return true;
+    s.in_quiet = true;
+    return false;
+  }
+  const Op& op = s.program[s.next];
+  const SoftwareProfile& p = cost_.profile();
+  auto done = [this, pe] { complete_op(pe); };
+  switch (op.kind) {
+    case OpKind::Get:
+    case OpKind::Atomic:
+    case OpKind::Put:
+      if (op.peer == pe) {
+        transport_.after(p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth, done);
+      } else if (op.kind != OpKind::Put) {  // get or atomic: request out, data back
+        const int peer = op.peer;
+        const double bytes = op.bytes;
+        const int iteration = op.iteration;
+        transport_.after(p.call_overhead, [this, pe, peer, bytes, iteration, done] {
+          transfer(pe, peer, cost_.machine().network.request_bytes, FlowKind::GetRequest, -1,
+                   [this, pe, peer, bytes, iteration, done] {
+                     transfer(peer, pe, bytes, FlowKind::GetData, iteration, done);
+                   });
+        });
+      } else {
+        const int dst = op.peer;
+        const double bytes = op.bytes;
+        const int iteration = op.iteration;
+        const int flag = flag_of_op_[static_cast<size_t>(pe)][s.next];
+        const bool blocking = op.complete;
+        transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, done] {
+          if (!blocking) {
+            ++pes_[static_cast<size_t>(pe)].in_flight;
+            done();  // the PE goes on; the put continues in the background until its quiet
+          }
+          transfer(pe, dst, bytes, FlowKind::Put, iteration,
+                   [this, pe, dst, flag, blocking] { put_delivered(pe, dst, flag, blocking); });
+        });
+      }
+      return false;
+    case OpKind::Quiet:
+      if (s.in_flight == 0) return true;
+      s.in_quiet = true;
+      return false;
+    case OpKind::Wait: {
+      const int flag = flag_of_op_[static_cast<size_t>(pe)][s.next];
+      auto it = s.signalled.find(flag);
+      if (it != s.signalled.end() && it->second > 0) {
+        --it->second;
+        return true;
+      }
+      s.waiting_flag = flag;
+      return false;
+    }
+    case OpKind::Overhead:
+    case OpKind::Compute:
+      transport_.after(cost_.uncontended_time(op), done);
+      return false;
+    case OpKind::Barrier: {
+      Job& job = jobs_[static_cast<size_t>(job_of_[static_cast<size_t>(pe)])];
+      if (++job.arrived == job.size) {
+        job.arrived = 0;
+        for (int q = job.first_pe; q < job.first_pe + job.size; ++q)
+          transport_.after(p.barrier_latency, [this, q] { complete_op(q); });
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+void PeInterpreter::put_delivered(int src, int dst, int flag, bool blocking) {
+  if (flag >= 0) signal(dst, flag);
+  transport_.after(cost_.latency(dst, src), [this, src, blocking] {  // the delivery acknowledgement
+    if (blocking) return complete_op(src);
+    Pe& s = pes_[static_cast<size_t>(src)];
+    if (--s.in_flight == 0 && s.in_quiet) {
+      s.in_quiet = false;
+      complete_op(src);
+    }
+  });
+}
+
+void PeInterpreter::signal(int pe, int flag) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (s.waiting_flag == flag) {
+    s.waiting_flag = -1;
+    transport_.after(0, [this, pe] { complete_op(pe); });
+  } else {
+    ++s.signalled[flag];
+  }
+}
+
+std::vector<OpRecord> PeInterpreter::take_records() {
+  std::vector<OpRecord> all;
+  size_t n = 0;
+  for (const auto& v : records_) n += v.size();
+  all.reserve(n);
+  for (auto& v : records_)
+    for (auto& r : v) all.push_back(std::move(r));
+  records_.clear();
+  return all;
+}
+
+std::string PeInterpreter::stuck() const {
+  std::string out;
+  for (size_t pe = 0; pe < pes_.size(); ++pe) {
+    const Pe& s = pes_[pe];
+    if (s.finished) continue;
+    out += stuck_line(pe, s.next < s.program.size() ? describe_op(s.program[s.next], step_unit_) : kFinalQuiet);
+  }
+  return out;
+}
+
+}  // namespace t3sim::core

@@ -1,0 +1,87 @@
+// THE one SHMEM PE state machine: every PE of a job runs its operations in program order over a
+// Transport (transport.hpp), which says only when delays and flows end. Semantics (times as in
+// cost_model.hpp when nothing else shares the path):
+//   get local  : call_overhead + local_overhead + bytes/copy_bandwidth (a memory copy; put to self too)
+//   get remote : call_overhead; the path latency, the request (request_bytes) as a flow; the return
+//                path latency, then the data as a flow capped at get_bandwidth. An atomic is a get of
+//                its reply.
+//   put        : call_overhead; the path latency, then the data as a flow capped at put_bandwidth;
+//                when delivered the target's flag (if any) is raised, and the acknowledgement takes
+//                the return latency. complete=true waits for the acknowledgement; complete=false
+//                returns after call_overhead and the put goes on until the PE's next quiet.
+//   quiet      : until every put of the PE is acknowledged; a program ends with one.
+//   wait       : until the PE's flag has been raised, then lowers it once (no cost of its own).
+//   barrier    : when every PE of the job has arrived, barrier_latency.
+//   compute    : seconds + flops / (clock x flops_per_cycle); overhead: message_overhead.
+#pragma once
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/cost_model.hpp"
+#include "sim/core/results.hpp"
+#include "sim/core/transport.hpp"
+#include "sim/core/workload.hpp"
+
+namespace t3sim::core {
+
+class PeInterpreter {
+ public:
+  PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport);
+  PeInterpreter(const PeInterpreter&) = delete;
+  PeInterpreter& operator=(const PeInterpreter&) = delete;
+
+  // Schedules every PE's first operation at the transport's time 0; then run the transport.
+  void start();
+
+  // One record per finished operation, per PE in program order then PE order.
+  std::vector<OpRecord> take_records();
+  std::vector<Transfer> take_transfers() { return std::move(transfers_); }
+  // "" when every PE finished; else one line per PE that did not, naming what it waits in.
+  std::string stuck() const;
+  // When the last PE finished (its puts acknowledged); meaningful once every PE has.
+  double end_time() const { return end_time_; }
+
+ private:
+  using Callback = Transport::Callback;
+  struct Pe {
+    std::vector<Op> program;
+    size_t next = 0;        // index of the operation under way (program.size(): the final quiet)
+    double op_start = 0;    // when it started
+    int in_flight = 0;      // non-blocking puts not yet acknowledged
+    bool in_quiet = false;  // blocked until in_flight is 0
+    bool finished = false;
+    int waiting_flag = -1;         // blocked in wait on this flag (interned id) when >= 0
+    std::map<int, int> signalled;  // flag id -> signals not yet consumed
+  };
+  struct Job {
+    int first_pe = 0;
+    int size = 0;
+    int arrived = 0;
+  };
+
+  int flag_id(const std::string& name);
+  // The path latency, then a flow of `bytes` (recorded as a transfer when iteration >= 0), then `then`.
+  void transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then);
+  void advance(int pe);   // runs the PE's operations until one has to wait
+  bool start_op(int pe);  // true when the operation finished at once
+  void complete_op(int pe);
+  void record(int pe);
+  void put_delivered(int src, int dst, int flag, bool blocking);
+  void signal(int pe, int flag);
+
+  const CostModel& cost_;
+  Transport& transport_;
+  std::vector<Pe> pes_;
+  std::vector<std::vector<int>> flag_of_op_;  // per PE, per op: interned flag (-1: none)
+  std::unordered_map<std::string, int> flag_ids_;
+  std::vector<Job> jobs_;
+  std::vector<int> job_of_;
+  std::vector<std::vector<OpRecord>> records_;
+  std::string step_unit_;  // what Op::step counts, for the deadlock report
+  std::vector<Transfer> transfers_;
+  double end_time_ = 0;
+};
+
+}  // namespace t3sim::core

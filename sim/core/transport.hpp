@@ -1,0 +1,34 @@
+// What the PE interpreter (pe_interpreter.hpp) needs from time and the network, and nothing else:
+// a clock, delays, and flows. Three implementations give three answers to "how long does this flow
+// take": ClosedFormTransport (alone on the machine, core), SolverTransport (t3sim's incremental
+// max-min solver on SimGrid's clock, engine) and SimGridTransport (SimGrid's comms and its own
+// solver: the reference, engine). Latency is not a transport's business: the interpreter waits the
+// path latency (CostModel::latency) before it starts a flow.
+#pragma once
+#include <functional>
+
+#include "sim/core/machine_spec.hpp"
+
+namespace t3sim::core {
+
+// What a flow carries, which picks its rate cap (flow_cap).
+enum class FlowKind { Put, GetRequest, GetData };
+
+// The per-flow rate cap of a kind under a profile (bytes/s; infinity for none): a put's data is
+// issued at most at put_bandwidth, a get's data returns at most at get_bandwidth, a request is small.
+double flow_cap(const SoftwareProfile& profile, FlowKind kind);
+
+class Transport {
+ public:
+  using Callback = std::function<void()>;
+  virtual ~Transport() = default;
+  // Current simulated time (s).
+  virtual double now() const = 0;
+  // Calls `then` at now() + delay (delay >= 0). Calls due at the same time run in the order made.
+  virtual void after(double delay, Callback then) = 0;
+  // Moves `bytes` from PE src to PE dst (job PEs, src != dst) at the rate the network gives a flow
+  // of `kind`, starting now; calls `then` when the last byte is delivered.
+  virtual void flow(int src, int dst, double bytes, FlowKind kind, Callback then) = 0;
+};
+
+}  // namespace t3sim::core
