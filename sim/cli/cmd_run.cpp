@@ -32,8 +32,8 @@ int cmd_run(const RunArgs& a) {
   }
   const bool is_trace = !a.trace.empty();
   const auto load_start = std::chrono::steady_clock::now();
-  const io::LoadedWorkload loaded = is_trace ? io::load_trace(a.trace, profile->eager_threshold, a.pes, a.size)
-                                             : io::load_workload(a.workload, a.variables, a.pes, a.size);
+  io::LoadedWorkload loaded = is_trace ? io::load_trace(a.trace, profile->eager_threshold, a.pes, a.size)
+                                       : io::load_workload(a.workload, a.variables, a.pes, a.size);
   const double load_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   io::check_fits_machine(loaded, machine.pe_count(), machine.name);
   std::optional<core::JobPlacement> placement;
@@ -42,7 +42,10 @@ int cmd_run(const RunArgs& a) {
   } catch (const std::invalid_argument& e) {
     throw io::InputError({"--placement", 0, 0}, "", e.what(), a.placement);
   }
-  core::Workload workload = loaded.workload;
+  const int job_pes = loaded.workload.pes;
+  const std::string pattern = loaded.workload.pattern;
+  const std::string workload_name = loaded.workload.name;
+  core::Workload workload = std::move(loaded.workload);  // no copy: a large run's ops are GBs
   if (!a.background.empty()) {
     const io::LoadedWorkload bg = io::load_workload(a.background, {}, a.background_pes);
     try {
@@ -50,7 +53,7 @@ int cmd_run(const RunArgs& a) {
     } catch (const std::exception& e) {
       throw io::InputError({"--background", 0, 0}, "", e.what(), a.background);
     }
-    workload = core::with_background(loaded.workload, bg.workload);
+    workload = core::with_background(workload, bg.workload);
   }
   engine::SimulationOptions options;
   engine::parse_driver(a.driver, &options.driver);  // CLI11 checked the name
@@ -69,16 +72,16 @@ int cmd_run(const RunArgs& a) {
     io::write_file_atomically(a.transfers_file, io::transfers_csv(result));
   }
   std::optional<core::TrafficReport> traffic;
-  if (!loaded.workload.pattern.empty()) {
-    const std::string label = loaded.workload.pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
-    traffic = core::traffic_report(machine, *placement, result, label, loaded.workload.pes);
+  if (!pattern.empty()) {
+    const std::string label = pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
+    traffic = core::traffic_report(machine, *placement, result, label, job_pes);
   } else if (is_trace) {
-    traffic = core::traffic_report(machine, *placement, result, "", loaded.workload.pes);
+    traffic = core::traffic_report(machine, *placement, result, "", job_pes);
   }
-  const std::vector<core::PeTime> split = core::time_split(result, loaded.workload.pes);
+  const std::vector<core::PeTime> split = core::time_split(result, job_pes);
   if (!a.out_dir.empty()) {
     std::filesystem::create_directories(a.out_dir);
-    const std::string stem = a.out_dir + "/" + loaded.workload.name + "." + profile->name;
+    const std::string stem = a.out_dir + "/" + workload_name + "." + profile->name;
     io::write_file_atomically(stem + ".csv", io::results_csv(result));
     io::write_file_atomically(stem + ".json", io::results_json(result));
     io::write_file_atomically(stem + ".pes.csv", io::time_split_csv(split));

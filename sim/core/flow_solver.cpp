@@ -210,16 +210,24 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
       s.remaining -= en.count * rate;
       if (s.remaining < 0) s.remaining = 0;
       s.active -= en.count;
-      if (s.active > 0) push(s.remaining / s.active, r);
     }
   };
-  // Stale heap items are skipped: an item is current when its share is the resource's share now.
+  // A resource's share only grows as its users freeze (they freeze at the lowest share, which is at
+  // most its own), so a heap key is a lower bound of the share: a top whose share has grown is
+  // pushed again with its current share rather than on every change (lazy keys). Resources with no
+  // unfrozen user left are dropped.
   auto current_top = [&]() -> bool {
     while (!heap.empty()) {
-      const auto [share, r] = heap.front();
+      const auto [key, r] = heap.front();
       const Scratch& s = scratch_[static_cast<size_t>(r)];
-      if (s.active > 0 && share == s.remaining / s.active) return true;
+      if (s.active <= 0) {
+        pop();
+        continue;
+      }
+      const double share = s.remaining / s.active;
+      if (share == key) return true;
       pop();
+      push(share, r);
     }
     return false;
   };

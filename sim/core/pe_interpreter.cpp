@@ -20,16 +20,16 @@ double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
 }
 
 PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport)
-    : cost_(cost), transport_(transport), records_(static_cast<size_t>(workload.pes)), step_unit_(workload.step_unit) {
-  auto programs = workload.programs();
+    : cost_(cost),
+      transport_(transport),
+      workload_(workload),
+      records_(static_cast<size_t>(workload.pes)),
+      step_unit_(workload.step_unit) {
+  auto programs = workload.program_indices();
   pes_.resize(static_cast<size_t>(workload.pes));
-  flag_of_op_.resize(pes_.size());
-  for (size_t pe = 0; pe < pes_.size(); ++pe) {
-    pes_[pe].program = std::move(programs[pe]);
-    auto& flags = flag_of_op_[pe];
-    flags.reserve(pes_[pe].program.size());
-    for (const Op& op : pes_[pe].program) flags.push_back(op.flag.empty() ? -1 : flag_id(op.flag));
-  }
+  for (size_t pe = 0; pe < pes_.size(); ++pe) pes_[pe].program = std::move(programs[pe]);
+  flag_of_op_.reserve(workload.ops.size());
+  for (const Op& op : workload.ops) flag_of_op_.push_back(op.flag.empty() ? -1 : flag_id(op.flag));
   for (size_t j = 0; j < workload.job_first_pe.size(); ++j)
     jobs_.push_back({workload.job_first_pe[j], workload.job_size(static_cast<int>(j)), 0});
   for (int pe = 0; pe < workload.pes; ++pe) job_of_.push_back(workload.job_of(pe));
@@ -70,7 +70,7 @@ void PeInterpreter::record(int pe) {
     end_time_ = std::max(end_time_, transport_.now());
     return;
   }
-  const Op& op = s.program[s.next];
+  const Op& op = op_at(s);
   records_[static_cast<size_t>(pe)].push_back(
       {op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes, s.op_start, transport_.now()});
   ++s.next;
@@ -88,7 +88,8 @@ bool PeInterpreter::start_op(int pe) {
     s.in_quiet = true;
     return false;
   }
-  const Op& op = s.program[s.next];
+  const Op& op = op_at(s);
+  const int op_flag = flag_of_op_[s.program[s.next]];
   const SoftwareProfile& p = cost_.profile();
   auto done = [this, pe] { complete_op(pe); };
   switch (op.kind) {
@@ -111,7 +112,7 @@ bool PeInterpreter::start_op(int pe) {
         const int dst = op.peer;
         const double bytes = op.bytes;
         const int iteration = op.iteration;
-        const int flag = flag_of_op_[static_cast<size_t>(pe)][s.next];
+        const int flag = op_flag;
         const bool blocking = op.complete;
         transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, done] {
           if (!blocking) {
@@ -128,7 +129,7 @@ bool PeInterpreter::start_op(int pe) {
       s.in_quiet = true;
       return false;
     case OpKind::Wait: {
-      const int flag = flag_of_op_[static_cast<size_t>(pe)][s.next];
+      const int flag = op_flag;
       auto it = s.signalled.find(flag);
       if (it != s.signalled.end() && it->second > 0) {
         --it->second;
@@ -192,7 +193,7 @@ std::string PeInterpreter::stuck() const {
   for (size_t pe = 0; pe < pes_.size(); ++pe) {
     const Pe& s = pes_[pe];
     if (s.finished) continue;
-    out += stuck_line(pe, s.next < s.program.size() ? describe_op(s.program[s.next], step_unit_) : kFinalQuiet);
+    out += stuck_line(pe, s.next < s.program.size() ? describe_op(op_at(s), step_unit_) : kFinalQuiet);
   }
   return out;
 }

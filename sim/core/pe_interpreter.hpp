@@ -46,11 +46,11 @@ class PeInterpreter {
  private:
   using Callback = Transport::Callback;
   struct Pe {
-    std::vector<Op> program;
-    size_t next = 0;        // index of the operation under way (program.size(): the final quiet)
-    double op_start = 0;    // when it started
-    int in_flight = 0;      // non-blocking puts not yet acknowledged
-    bool in_quiet = false;  // blocked until in_flight is 0
+    std::vector<uint32_t> program;  // indices into the workload's ops
+    size_t next = 0;                // position of the operation under way (program.size(): the final quiet)
+    double op_start = 0;            // when it started
+    int in_flight = 0;              // non-blocking puts not yet acknowledged
+    bool in_quiet = false;          // blocked until in_flight is 0
     bool finished = false;
     int waiting_flag = -1;         // blocked in wait on this flag (interned id) when >= 0
     std::map<int, int> signalled;  // flag id -> signals not yet consumed
@@ -74,7 +74,10 @@ class PeInterpreter {
   const CostModel& cost_;
   Transport& transport_;
   std::vector<Pe> pes_;
-  std::vector<std::vector<int>> flag_of_op_;  // per PE, per op: interned flag (-1: none)
+  const Op& op_at(const Pe& s) const { return workload_.ops[s.program[s.next]]; }
+
+  const Workload& workload_;
+  std::vector<int> flag_of_op_;  // per op of the workload: its flag, interned (-1: none)
   std::unordered_map<std::string, int> flag_ids_;
   std::vector<Job> jobs_;
   std::vector<int> job_of_;

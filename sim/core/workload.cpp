@@ -99,4 +99,19 @@ std::vector<std::vector<Op>> Workload::programs() const {
   return all;
 }
 
+std::vector<std::vector<uint32_t>> Workload::program_indices() const {
+  std::vector<std::vector<uint32_t>> all(static_cast<size_t>(pes));
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const Op& op = ops[i];
+    if (op.pe != kAllPes) {
+      all[static_cast<size_t>(op.pe)].push_back(static_cast<uint32_t>(i));
+      continue;
+    }
+    const int first = job_first_pe[static_cast<size_t>(op.job)];
+    for (int pe = first; pe < first + job_size(op.job); ++pe)
+      all[static_cast<size_t>(pe)].push_back(static_cast<uint32_t>(i));
+  }
+  return all;
+}
+
 }  // namespace t3sim::core

@@ -79,6 +79,8 @@ struct Workload {
   std::vector<Op> program_of(int pe) const;
   // Every PE's program at once, in one pass over the ops (program_of for each PE would be quadratic).
   std::vector<std::vector<Op>> programs() const;
+  // The same as indices into `ops` (a barrier's index in every PE of its job): no copies.
+  std::vector<std::vector<uint32_t>> program_indices() const;
 };
 
 }  // namespace t3sim::core

@@ -2,6 +2,8 @@
 
 #include <xbt/log.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "sim/core/enum_names.hpp"
@@ -102,6 +104,12 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     sg4::create_full_zone("t3sim")->seal();  // SimGrid runs only with a platform; the solver needs no more
     SolverTransport transport(cost, resources);
     outcome = interpret(cost, workload, transport, engine);
+    if (std::getenv("T3SIM_SOLVER_STATS") != nullptr) {
+      const auto& st = transport.solver().stats();
+      std::fprintf(stderr, "solves %llu entries_solved %llu rounds %llu changes %llu\n", (unsigned long long)st.solves,
+                   (unsigned long long)st.entries_solved, (unsigned long long)st.rounds,
+                   (unsigned long long)st.rate_changes);
+    }
   } else {
     PlatformBuilder platform(machine, profile, placement, resources);
     add_routes(platform, workload);

@@ -175,6 +175,7 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
       per_size += core::pattern_operation_bound(phases.back(), w.pes);
       check_operation_limit(per_size, sizes.size(), w.pes, pm.key_pos(kind), where + "." + kind);
     }
+    w.ops.reserve(static_cast<size_t>(per_size * static_cast<double>(sizes.size())));  // a bound: no regrowth
     for (size_t it = 0; it < sizes.size(); ++it)
       for (const auto& spec : phases)
         core::append_pattern_measurement(w.ops, spec, w.pes, *sizes[it], static_cast<int>(it));
