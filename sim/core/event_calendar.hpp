@@ -24,6 +24,10 @@ class EventCalendar {
     return c;
   }
   size_t size() const { return queue_.size(); }
+  // Time and sequence of the earliest event, to merge with another queue that draws its sequence
+  // numbers from take_sequence() (the solver transport's completions).
+  uint64_t next_sequence() const { return queue_.top().seq; }
+  uint64_t take_sequence() { return seq_++; }
 
  private:
   struct Event {

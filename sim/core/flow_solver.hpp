@@ -37,7 +37,7 @@ using EntryId = int;
 
 class FlowSolver {
  public:
-  static constexpr double kRelativeTolerance = 1e-12;
+  static constexpr double kRelativeTolerance = 1e-13;
   static constexpr double kNoCap = std::numeric_limits<double>::infinity();
 
   // A shared capacity (bytes/s, > 0 and finite). Resources are never removed.

@@ -18,6 +18,11 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
 
 double SolverTransport::now() const { return sg4::Engine::get_clock(); }
 
+void SolverTransport::EntryState::advance(double now) {
+  progress += rate * (now - since);
+  since = now;
+}
+
 void SolverTransport::after(double delay, Callback then) {
   calendar_.schedule(now() + delay, std::move(then));
   if (!in_timer_) arm();
@@ -28,32 +33,41 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
   if (!free_flows_.empty()) {
     id = free_flows_.back();
     free_flows_.pop_back();
+    callbacks_[static_cast<size_t>(id)] = std::move(then);
   } else {
-    id = static_cast<int>(flows_.size());
-    flows_.emplace_back();
+    id = static_cast<int>(callbacks_.size());
+    callbacks_.push_back(std::move(then));
   }
-  Flow& f = flows_[static_cast<size_t>(id)];
-  f.entry = solver_.add_flow(resources_.path(src, dst), core::flow_cap(cost_.profile(), kind));
-  if (entry_flows_.size() <= static_cast<size_t>(f.entry)) entry_flows_.resize(static_cast<size_t>(f.entry) + 1);
-  auto& members = entry_flows_[static_cast<size_t>(f.entry)];
-  f.slot = static_cast<int>(members.size());
-  members.push_back(id);
-  f.remaining = bytes;
-  f.rate = 0;
-  f.since = now();
-  f.scheduled = false;
-  f.then = std::move(then);
-  new_flows_.push_back(id);
+  const double t = now();
+  const core::EntryId e = solver_.add_flow(resources_.path(src, dst), core::flow_cap(cost_.profile(), kind));
+  if (entries_.size() <= static_cast<size_t>(e)) entries_.resize(static_cast<size_t>(e) + 1);
+  EntryState& s = entries_[static_cast<size_t>(e)];
+  if (solver_.multiplicity(e) == 1) {  // a new entry (or a freed id reused): progress starts again
+    s.progress = 0;
+    s.rate = 0;
+    s.since = t;
+    s.flows.clear();
+  }
+  s.advance(t);
+  s.flows.push_back({s.progress + bytes, calendar_.take_sequence(), id});
+  std::push_heap(s.flows.begin(), s.flows.end(), std::greater<>());
+  joined_.push_back(e);
   dirty_ = true;
   if (!in_timer_) {  // a flow started outside any event: solve at this instant
-    calendar_.schedule(now(), [] {});
+    calendar_.schedule(t, [] {});
     arm();
   }
 }
 
+double SolverTransport::next_time() const {
+  double t = calendar_.empty() ? INFINITY : calendar_.next_time();
+  if (!completions_.empty()) t = std::min(t, completions_.front().time);
+  return t;
+}
+
 void SolverTransport::arm() {
-  if (calendar_.empty()) return;
-  const double date = calendar_.next_time();
+  const double date = next_time();
+  if (!std::isfinite(date)) return;
   if (timer_ != nullptr) {
     if (timer_date_ <= date) return;  // an earlier wake-up is set: it re-arms when it fires
     timer_->remove();
@@ -69,7 +83,8 @@ void SolverTransport::on_timer() {
   in_timer_ = true;
   const double t = now();
   for (;;) {
-    while (!calendar_.empty() && calendar_.next_time() <= t) calendar_.pop()();
+    while (run_next(t)) {
+    }
     if (!dirty_) break;
     solve(t);  // may schedule completions at t itself (flows of no bytes)
   }
@@ -77,53 +92,67 @@ void SolverTransport::on_timer() {
   arm();
 }
 
+bool SolverTransport::run_next(double t) {
+  const bool has_event = !calendar_.empty() && calendar_.next_time() <= t;
+  const bool has_completion = !completions_.empty() && completions_.front().time <= t;
+  if (has_completion &&
+      (!has_event || calendar_.next_time() > completions_.front().time ||
+       (calendar_.next_time() == completions_.front().time && calendar_.next_sequence() > completions_.front().seq))) {
+    const Completion c = completions_.front();
+    std::pop_heap(completions_.begin(), completions_.end(), std::greater<>());
+    completions_.pop_back();
+    if (entries_[static_cast<size_t>(c.entry)].version == c.version) complete(c.entry, t);
+    return true;
+  }
+  if (!has_event) return false;
+  calendar_.pop()();
+  return true;
+}
+
 void SolverTransport::solve(double now) {
   dirty_ = false;
   ++instants_;
   for (core::EntryId e : solver_.solve()) {
-    const double rate = solver_.rate(e);
-    for (int id : entry_flows_[static_cast<size_t>(e)]) {
-      Flow& f = flows_[static_cast<size_t>(id)];
-      f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.since));
-      f.since = now;
-      f.rate = rate;
-      schedule_completion(id, now);
-    }
+    EntryState& s = entries_[static_cast<size_t>(e)];
+    s.advance(now);
+    s.rate = solver_.rate(e);
+    schedule(e, now);
   }
-  for (int id : new_flows_) {
-    Flow& f = flows_[static_cast<size_t>(id)];
-    if (f.scheduled || f.entry < 0) continue;  // scheduled above, or already complete
-    f.rate = solver_.rate(f.entry);
-    f.since = now;
-    schedule_completion(id, now);
-  }
-  new_flows_.clear();
+  for (core::EntryId e : joined_)  // a new flow may end first even where the rate did not change
+    if (solver_.alive(e)) schedule(e, now);
+  joined_.clear();
 }
 
-void SolverTransport::schedule_completion(int id, double now) {
-  Flow& f = flows_[static_cast<size_t>(id)];
-  const uint64_t version = ++f.version;
-  f.scheduled = true;
-  if (!(f.rate > 0)) return;  // no progress until its rate changes
-  calendar_.schedule(now + f.remaining / f.rate, [this, id, version] {
-    if (flows_[static_cast<size_t>(id)].version == version) complete(id);
-  });
+void SolverTransport::schedule(core::EntryId e, double now) {
+  EntryState& s = entries_[static_cast<size_t>(e)];
+  const uint64_t version = ++s.version;
+  if (s.flows.empty() || !(s.rate > 0)) return;  // no progress until its rate changes
+  const double left = std::max(0.0, s.flows.front().target - s.progress);
+  completions_.push_back({now + left / s.rate, calendar_.take_sequence(), e, version});
+  std::push_heap(completions_.begin(), completions_.end(), std::greater<>());
 }
 
-void SolverTransport::complete(int id) {
-  Flow& f = flows_[static_cast<size_t>(id)];
-  auto& members = entry_flows_[static_cast<size_t>(f.entry)];
-  const int moved = members.back();
-  members[static_cast<size_t>(f.slot)] = moved;
-  flows_[static_cast<size_t>(moved)].slot = f.slot;
-  members.pop_back();
-  solver_.remove_flow(f.entry);
+void SolverTransport::complete(core::EntryId e, double now) {
+  EntryState& s = entries_[static_cast<size_t>(e)];
+  // Its earliest flow ends now, by definition: progress is its target (no rounding drift), and every
+  // flow of the entry that ends at the same progress ends with it.
+  s.progress = std::max(s.progress, s.flows.front().target);
+  s.since = now;
+  std::vector<int> done;
+  while (!s.flows.empty() && s.flows.front().target <= s.progress) {
+    done.push_back(s.flows.front().flow);
+    std::pop_heap(s.flows.begin(), s.flows.end(), std::greater<>());
+    s.flows.pop_back();
+    solver_.remove_flow(e);
+  }
   dirty_ = true;
-  f.entry = -1;
-  ++f.version;  // any other completion event of it is stale
-  Callback then = std::move(f.then);
-  free_flows_.push_back(id);
-  then();
+  ++s.version;
+  if (solver_.alive(e)) schedule(e, now);  // the next flow at the current rate, until the solve
+  for (int id : done) {
+    Callback then = std::move(callbacks_[static_cast<size_t>(id)]);
+    free_flows_.push_back(id);
+    then();
+  }
 }
 
 }  // namespace t3sim::engine

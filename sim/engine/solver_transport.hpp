@@ -1,11 +1,14 @@
 // The fast transport: t3sim's incremental max-min solver (core/flow_solver.hpp) on SimGrid's clock.
-// Every flow is an entry of the solver over its path's resources (core/network_resources.hpp), with
-// its kind's rate cap. A flow's remaining bytes are advanced lazily, only when its rate changes; its
-// completion is an event at now + remaining / rate, moved (re-scheduled, the old one ignored) only
-// when the rate changes. Delays and completions share one calendar (core/event_calendar.hpp) that
-// arms a single SimGrid timer at its head: SimGrid advances the clock, and every event due at an
-// instant runs before the solver runs once for that instant (SimGrid 3.32 has no hook at the end of
-// an instant, and its timers of equal date run in no defined order, so the calendar is our own).
+// Every flow joins the solver entry of its path (core/network_resources.hpp) and its kind's rate cap.
+// The flows of one entry always share one rate, so progress is kept per entry, lazily: `progress`
+// is the bytes every flow of the entry has moved since the entry was made, brought up to date only
+// when its rate changes; a flow that starts at progress p with b bytes ends when progress reaches
+// p + b. Only the entry's earliest end is an event, moved (re-scheduled, the old one ignored) only
+// when the entry's rate changes: the work per event follows what changes, not how many flows wait.
+// Delays and completions share one clock order (time, then sequence) that arms a single SimGrid
+// timer at its head: SimGrid advances the clock, and every event due at an instant runs before the
+// solver runs once for that instant (SimGrid 3.32 has no hook at the end of an instant, and its
+// timers of equal date run in no defined order, so the queues are our own).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -33,31 +36,45 @@ class SolverTransport : public core::Transport {
   uint64_t instants() const { return instants_; }  // instants with a solve
 
  private:
-  struct Flow {
-    core::EntryId entry = -1;
-    int slot = 0;          // index in entry_flows_[entry]
-    double remaining = 0;  // bytes left at `since`
-    double rate = 0;       // bytes/s since `since`
+  struct Waiting {  // a flow of an entry, by the progress at which it ends
+    double target;
+    uint64_t seq;
+    int flow;
+    bool operator>(const Waiting& o) const { return target != o.target ? target > o.target : seq > o.seq; }
+  };
+  struct EntryState {
+    double progress = 0;  // bytes moved by each of its flows since the entry was made, at `since`
     double since = 0;
-    uint64_t version = 0;    // bumped when its completion moves (never reset: ids are reused)
-    bool scheduled = false;  // has a completion event (or waits at rate 0)
-    Callback then;
+    double rate = 0;             // bytes/s per flow since `since`
+    uint64_t version = 0;        // bumped when its completion event moves (never reset: ids are reused)
+    std::vector<Waiting> flows;  // min-heap by target
+    void advance(double now);
+  };
+  struct Completion {  // an entry's earliest end; stale when the entry's version moved on
+    double time;
+    uint64_t seq;
+    core::EntryId entry;
+    uint64_t version;
+    bool operator>(const Completion& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
 
   void arm();
   void on_timer();
+  bool run_next(double t);  // runs the earliest due event of either queue; false when none is due
+  double next_time() const;
   void solve(double now);
-  void schedule_completion(int id, double now);
-  void complete(int id);
+  void schedule(core::EntryId e, double now);
+  void complete(core::EntryId e, double now);
 
   const core::CostModel& cost_;
   core::NetworkResources& resources_;
   core::FlowSolver solver_;
   core::EventCalendar calendar_;
-  std::vector<Flow> flows_;
+  std::vector<Completion> completions_;  // min-heap
+  std::vector<EntryState> entries_;      // by solver entry id
+  std::vector<Callback> callbacks_;      // by flow id
   std::vector<int> free_flows_;
-  std::vector<std::vector<int>> entry_flows_;  // per solver entry: its flows
-  std::vector<int> new_flows_;                 // started since the last solve
+  std::vector<core::EntryId> joined_;  // entries that gained a flow since the last solve
   bool in_timer_ = false;
   bool dirty_ = false;
   simgrid::kernel::timer::Timer* timer_ = nullptr;
