@@ -1,20 +1,25 @@
 // `t3sim bench`: the fixed speed suite. Each case runs as child processes (SimGrid allows one
 // simulation per process), several times with the fast driver and with the reference driver; wall
 // time is the median over runs (these machines are noisy), memory the child's peak resident set.
-// The two drivers' data movements are then compared message by message.
+// The two drivers' data movements are then compared message by message, and each case gets a verdict
+// (core/bench_verdict.hpp): exact cases by makespan within 1e-9 of the reference, chaotic ones against
+// an ensemble of reference runs with router_delay x (1 + k 1e-9).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
 #include "sim/cli/child_run.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/core/bench_verdict.hpp"
 #include "sim/core/traffic_report.hpp"
 #include "sim/core/transfer_comparison.hpp"
 #include "sim/io/atomic_file.hpp"
@@ -31,10 +36,21 @@ struct DriverRuns {
   std::vector<double> walls;
   std::vector<double> rss;
   double makespan = 0;
+  std::optional<double> pe_bandwidth;  // median per-PE bandwidth (B/s) when the run reports one measurement
   size_t messages = 0;
   size_t operations = 0;
   std::string transfers_path;
 };
+
+// The median per-PE bandwidth of a `run --summary` line, when its traffic report holds exactly one
+// measurement (one message size) with PEs in it; otherwise none (the verdict then judges the makespan only).
+std::optional<double> pe_bandwidth_median(const nlohmann::json& summary) {
+  const auto& sizes = summary.at("traffic").at("sizes");
+  if (sizes.size() != 1) return std::nullopt;
+  const auto& bw = sizes[0].at("pe_bandwidth_Bps");
+  if (bw.at("n").get<int>() == 0) return std::nullopt;
+  return bw.at("median").get<double>();
+}
 
 // `tag` names a variant of the driver's runs (its transfers file and its rows).
 DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int repeat, const std::string& out_dir,
@@ -63,6 +79,7 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
     r.rss.push_back(o.peak_rss_bytes);
     const auto j = nlohmann::json::parse(o.out);
     r.makespan = j.at("traffic").at("makespan_s").get<double>();
+    r.pe_bandwidth = pe_bandwidth_median(j);
     r.messages = j.at("traffic").at("transfers").get<size_t>();
     r.operations = j.at("traffic").at("operations").get<size_t>();
     std::cerr << fmt::format("  {} {} run {}/{}: {:.2f} s, {:.0f} MiB\n", c.name, r.driver, i + 1, repeat, o.wall_s,
@@ -78,19 +95,20 @@ std::vector<core::Transfer> read_transfers(const std::string& path) {
   return io::parse_transfers_csv(text.str(), path);
 }
 
-// The case's machine with router_delay scaled by 1 + 1e-9, as a derived machine file in out_dir.
-io::BenchCase perturbed(const io::BenchCase& c, const std::string& out_dir) {
+// The case's machine with router_delay scaled by 1 + k 1e-9, as a derived machine file in out_dir.
+io::BenchCase perturbed(const io::BenchCase& c, const std::string& out_dir, int k) {
   const core::MachineSpec m = io::load_machine(c.machine);
   io::BenchCase p = c;
-  p.machine = out_dir + "/" + c.name + ".perturbed.yaml";
-  const double delay = m.network.router_delay * (1 + 1e-9);
+  p.machine = fmt::format("{}/{}.router_delay+{}e-9.yaml", out_dir, c.name, k);
+  const double delay = m.network.router_delay * (1 + k * 1e-9);
   io::write_file_atomically(
       p.machine,
-      fmt::format("# {}'s machine with router_delay x (1 + 1e-9): the noise floor of `t3sim bench --noise-floor`.\n"
-                  "schema_version: 1\nbase: {}\nname: {}-perturbed\ndoc: noise-floor twin of {}\n"
+      fmt::format("# {}'s machine with router_delay x (1 + {}e-9): a twin for `t3sim bench` (--noise-floor, the "
+                  "reference ensemble of chaotic cases).\n"
+                  "schema_version: 1\nbase: {}\nname: {}-perturbed\ndoc: router_delay twin of {}\n"
                   "network:\n  router_delay: {:.17g}s\nprovenance:\n  network.router_delay: the base value x (1 + "
-                  "1e-9)\n",
-                  c.name, std::filesystem::absolute(c.machine).string(), m.name, m.name, delay));
+                  "{}e-9)\n",
+                  c.name, k, std::filesystem::absolute(c.machine).string(), m.name, m.name, delay, k));
   return p;
 }
 
@@ -112,16 +130,108 @@ std::string cpu_model() {
   return "unknown";
 }
 
+// One member of a chaotic case's reference ensemble: the reference driver with router_delay x (1 + k 1e-9).
+struct Member {
+  int k = 0;
+  double makespan = 0;
+  std::optional<double> pe_bandwidth;
+  double wall = 0;  // median over its runs
+};
+
+// A case's verdict and the figures behind it.
+struct CaseVerdict {
+  std::string judged_as;  // "makespan 1e-9", "ensemble of N", "not judged"
+  bool judged = false;
+  core::BenchVerdict verdict;
+  core::ValueRange makespan;                  // the reference's (its one value for exact cases)
+  std::optional<core::ValueRange> bandwidth;  // the reference's median per-PE bandwidth, B/s
+};
+
+CaseVerdict judge(const io::BenchCase& c, const DriverRuns& fast, const std::vector<Member>& members, int ensemble) {
+  CaseVerdict v;
+  if (members.empty()) {
+    v.judged_as = "not judged";
+    v.verdict.text = "no reference";
+    return v;
+  }
+  std::vector<double> makespans;
+  std::vector<std::optional<double>> bandwidths;
+  for (const Member& m : members) {
+    makespans.push_back(m.makespan);
+    bandwidths.push_back(m.pe_bandwidth);
+  }
+  v.makespan = core::range_of(makespans);
+  if (std::all_of(bandwidths.begin(), bandwidths.end(), [](const auto& b) { return b.has_value(); })) {
+    std::vector<double> values;
+    for (const auto& b : bandwidths) values.push_back(*b);
+    v.bandwidth = core::range_of(values);
+  }
+  if (!c.chaotic) {
+    v.judged_as = "makespan 1e-9";
+    v.judged = true;
+    v.verdict = core::exact_verdict(fast.makespan, members[0].makespan);
+  } else if (ensemble == 0) {
+    v.judged_as = "not judged";
+    v.verdict.text = "chaotic, --ensemble 0";
+  } else {
+    v.judged_as = fmt::format("ensemble of {}", members.size());
+    v.judged = true;
+    v.verdict = core::ensemble_verdict(fast.makespan, makespans, fast.pe_bandwidth, bandwidths);
+  }
+  return v;
+}
+
+// "MIN..MAX" for an ensemble, the one value of a single reference run.
+std::string range_text(const core::ValueRange& r, bool ensemble, const std::string& format, double scale = 1) {
+  const std::string lo = fmt::format(format, r.min * scale);
+  return ensemble ? lo + ".." + fmt::format(format, r.max * scale) : lo;
+}
+
+std::string optional_text(const std::optional<double>& v, const std::string& format, double scale = 1) {
+  return v ? fmt::format(format, *v * scale) : "-";
+}
+
+nlohmann::ordered_json optional_json(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+std::string optional_csv(const std::optional<double>& v) { return v ? fmt::format("{:.6e}", *v) : ""; }
+
+std::string list_cases(const io::BenchSuite& suite) {
+  std::string out;
+  for (const auto& c : suite.cases) {
+    const std::string size = c.trace.empty() ? fmt::format("{} PEs", c.pes) : "trace";
+    out += fmt::format("{:<16} {:<7} {:<4} {:<9} {}\n", c.name, c.chaotic ? "chaotic" : "exact",
+                       c.long_running ? "long" : "", size, c.doc);
+  }
+  return out;
+}
+
 }  // namespace
 
 int cmd_bench(const BenchArgs& a) {
   const io::BenchSuite suite = io::load_bench_suite(a.suite);
-  std::vector<io::BenchCase> cases;
-  for (const auto& c : suite.cases)
-    if (a.cases.empty() || std::find(a.cases.begin(), a.cases.end(), c.name) != a.cases.end()) cases.push_back(c);
   for (const auto& name : a.cases)
     if (std::none_of(suite.cases.begin(), suite.cases.end(), [&](const io::BenchCase& c) { return c.name == name; }))
       throw io::InputError({"--cases", 0, 0}, "", "the suite " + a.suite + " has no case named '" + name + "'");
+  if (a.list) {
+    std::cout << list_cases(suite);
+    return 0;
+  }
+  std::vector<io::BenchCase> cases;
+  std::vector<std::string> skipped_long;
+  for (const auto& c : suite.cases) {
+    if (!a.cases.empty()) {
+      if (std::find(a.cases.begin(), a.cases.end(), c.name) != a.cases.end()) cases.push_back(c);
+    } else if (c.long_running && !a.long_cases) {
+      skipped_long.push_back(c.name);
+    } else {
+      cases.push_back(c);
+    }
+  }
+  if (!skipped_long.empty())
+    std::cerr << fmt::format("not running the long cases {} (name them in --cases or add --long)\n",
+                             fmt::join(skipped_long, ", "));
   std::filesystem::create_directories(a.out_dir);
 
   nlohmann::ordered_json report;
@@ -130,21 +240,47 @@ int cmd_bench(const BenchArgs& a) {
   report["cores"] = std::thread::hardware_concurrency();
   report["repeat"] = a.repeat;
   report["reference_repeat"] = a.reference_repeat;
+  report["ensemble"] = a.ensemble;
+  report["skipped_long"] = skipped_long;
+  report["cases"] = nlohmann::ordered_json::array();
   std::string csv =
       "case,driver,runs,wall_median_s,wall_min_s,wall_max_s,peak_rss_mib,messages,messages_per_s,makespan_s,"
       "speedup,makespan_rel_diff,end_max_rel_diff,duration_max_rel_diff,duration_median_rel_diff,"
-      "duration_within_1pct,operations,operations_per_s\n";
+      "duration_within_1pct,operations,operations_per_s,pe_bw_median_Bps,judged_as,ref_makespan_min_s,"
+      "ref_makespan_max_s,ref_pe_bw_median_min_Bps,ref_pe_bw_median_max_Bps,verdict,verdict_ok\n";
   std::string table = fmt::format("{:<16} {:<9} {:>4} {:>10} {:>9} {:>9} {:>12} {:>12} {:>12}\n", "case", "driver",
                                   "runs", "wall s", "peak MiB", "messages", "msgs/wall-s", "ops/wall-s", "makespan s");
+  std::string verdicts =
+      fmt::format("{:<16} {:<14} {:>15} {:<26} {:>12} {:<17} {}\n", "case", "judged as", "fast makespan s",
+                  "reference makespan s", "fast PE MB/s", "reference PE MB/s", "verdict");
   std::string comparisons;
+  std::vector<std::string> failed;
+  int judged = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     const io::BenchCase& c = cases[i];
     std::cerr << fmt::format("[{}/{}] {}: {}\n", i + 1, cases.size(), c.name, c.doc);
     std::vector<DriverRuns> runs = {run_driver(c, "fast", a.repeat, a.out_dir)};
-    if (a.reference_repeat > 0) runs.push_back(run_driver(c, "reference", a.reference_repeat, a.out_dir));
+    std::vector<Member> members;
+    if (a.reference_repeat > 0) {
+      runs.push_back(run_driver(c, "reference", a.reference_repeat, a.out_dir));
+      const DriverRuns& ref = runs[1];
+      members.push_back({0, ref.makespan, ref.pe_bandwidth, core::distribution_of(ref.walls).median});
+      if (c.chaotic)
+        for (int k = 1; k < a.ensemble; ++k) {
+          const DriverRuns twin =
+              run_driver(perturbed(c, a.out_dir, k), "reference", 1, a.out_dir, fmt::format("-rd+{}e-9", k));
+          members.push_back({k, twin.makespan, twin.pe_bandwidth, twin.walls[0]});
+        }
+    }
+    const CaseVerdict v = judge(c, runs[0], members, a.ensemble);
+    if (v.judged) ++judged;
+    if (v.judged && !v.verdict.ok) failed.push_back(c.name);
+
     nlohmann::ordered_json jc;
     jc["name"] = c.name;
     jc["doc"] = c.doc;
+    jc["chaotic"] = c.chaotic;
+    jc["long"] = c.long_running;
     for (const DriverRuns& r : runs) {
       const core::Distribution walls = core::distribution_of(r.walls);
       const double wall = walls.median;
@@ -153,9 +289,11 @@ int cmd_bench(const BenchArgs& a) {
       const double op_rate = wall > 0 ? static_cast<double>(r.operations) / wall : 0;
       table += fmt::format("{:<16} {:<9} {:>4} {:>10.2f} {:>9.0f} {:>9} {:>12.0f} {:>12.0f} {:>12.6e}\n", c.name,
                            r.driver, r.walls.size(), wall, rss, r.messages, rate, op_rate, r.makespan);
-      jc[r.driver] = {{"runs", r.walls.size()},   {"wall_s", r.walls},          {"wall_median_s", wall},
-                      {"peak_rss_mib", rss},      {"messages", r.messages},     {"messages_per_s", rate},
-                      {"makespan_s", r.makespan}, {"operations", r.operations}, {"operations_per_s", op_rate}};
+      jc[r.driver] = {{"runs", r.walls.size()},     {"wall_s", r.walls},
+                      {"wall_median_s", wall},      {"peak_rss_mib", rss},
+                      {"messages", r.messages},     {"messages_per_s", rate},
+                      {"makespan_s", r.makespan},   {"pe_bandwidth_median_Bps", optional_json(r.pe_bandwidth)},
+                      {"operations", r.operations}, {"operations_per_s", op_rate}};
       csv += fmt::format("{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{},{:.1f},{:.9e}", c.name, r.driver, r.walls.size(),
                          wall, walls.min, walls.max, rss, r.messages, rate, r.makespan);
       if (r.driver == "fast" && runs.size() == 2) {
@@ -176,10 +314,48 @@ int cmd_bench(const BenchArgs& a) {
       } else {
         csv += ",,,,,,";
       }
-      csv += fmt::format(",{},{:.1f}\n", r.operations, op_rate);
+      csv += fmt::format(",{},{:.1f},{}", r.operations, op_rate, optional_csv(r.pe_bandwidth));
+      if (r.driver == "fast") {
+        const bool ref = !members.empty();
+        csv += fmt::format(",{},{},{},{},{},{},{}\n", v.judged_as, ref ? fmt::format("{:.9e}", v.makespan.min) : "",
+                           ref ? fmt::format("{:.9e}", v.makespan.max) : "",
+                           v.bandwidth ? fmt::format("{:.6e}", v.bandwidth->min) : "",
+                           v.bandwidth ? fmt::format("{:.6e}", v.bandwidth->max) : "", v.verdict.text,
+                           v.judged ? (v.verdict.ok ? "1" : "0") : "");
+      } else {
+        csv += ",,,,,,,\n";
+      }
     }
+    if (c.chaotic && !members.empty()) {
+      jc["ensemble"] = nlohmann::ordered_json::array();
+      for (const Member& m : members)
+        jc["ensemble"].push_back({{"k", m.k},
+                                  {"router_delay_factor", 1 + m.k * 1e-9},
+                                  {"makespan_s", m.makespan},
+                                  {"pe_bandwidth_median_Bps", optional_json(m.pe_bandwidth)},
+                                  {"wall_median_s", m.wall}});
+    }
+    nlohmann::ordered_json jv = {{"judged_as", v.judged_as},
+                                 {"text", v.verdict.text},
+                                 {"ok", v.judged ? nlohmann::ordered_json(v.verdict.ok) : nlohmann::ordered_json()},
+                                 {"makespan_s", runs[0].makespan},
+                                 {"pe_bandwidth_median_Bps", optional_json(runs[0].pe_bandwidth)}};
+    if (!members.empty()) {
+      jv["reference_makespan_s"] = {v.makespan.min, v.makespan.max};
+      jv["reference_pe_bandwidth_median_Bps"] =
+          v.bandwidth ? nlohmann::ordered_json({v.bandwidth->min, v.bandwidth->max}) : nlohmann::ordered_json();
+    }
+    if (v.judged && c.chaotic) jv["widening"] = core::kEnsembleWidening;
+    if (v.judged && !c.chaotic) jv["tolerance"] = core::kExactTolerance;
+    jc["verdict"] = jv;
+    const bool ensemble = c.chaotic && a.ensemble > 0;
+    verdicts += fmt::format("{:<16} {:<14} {:>15.6e} {:<26} {:>12} {:<17} {}\n", c.name, v.judged_as, runs[0].makespan,
+                            members.empty() ? "-" : range_text(v.makespan, ensemble, "{:.6e}"),
+                            optional_text(runs[0].pe_bandwidth, "{:.2f}", 1e-6),
+                            v.bandwidth ? range_text(*v.bandwidth, ensemble, "{:.2f}", 1e-6) : "-", v.verdict.text);
+
     if (a.noise_floor) {
-      const DriverRuns twin = run_driver(perturbed(c, a.out_dir), "fast", 1, a.out_dir, "-perturbed");
+      const DriverRuns twin = run_driver(perturbed(c, a.out_dir, 1), "fast", 1, a.out_dir, "-perturbed");
       const auto cmp =
           core::compare_transfers(read_transfers(runs[0].transfers_path), read_transfers(twin.transfers_path));
       if (!cmp.mismatch.empty()) throw std::runtime_error("bench case " + c.name + ": " + cmp.mismatch);
@@ -192,11 +368,17 @@ int cmd_bench(const BenchArgs& a) {
     }
     report["cases"].push_back(jc);
   }
+  const std::string summary = failed.empty()
+                                  ? fmt::format("verdicts: {} of {} cases judged, all pass\n", judged, cases.size())
+                                  : fmt::format("verdicts: {} of {} cases judged, {} fail: {}\n", judged, cases.size(),
+                                                failed.size(), fmt::join(failed, ", "));
+  report["failed"] = failed;
   io::write_file_atomically(a.out_dir + "/bench.csv", csv);
   io::write_file_atomically(a.out_dir + "/bench.json", report.dump(1) + "\n");
-  std::cout << table << (comparisons.empty() ? "" : "\n" + comparisons) << "\nwritten: " << a.out_dir
+  std::cout << table << "\n"
+            << verdicts << summary << (comparisons.empty() ? "" : "\n" + comparisons) << "\nwritten: " << a.out_dir
             << "/bench.csv, bench.json\n";
-  return 0;
+  return failed.empty() ? 0 : 1;
 }
 
 }  // namespace t3sim::cli

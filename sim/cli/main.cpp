@@ -88,12 +88,22 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--repeat", bench.repeat, "runs per case with the fast driver (the median is reported)")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
-  bench_cmd->add_option("--reference-repeat", bench.reference_repeat, "runs with the reference driver; 0: skip it")
+  bench_cmd
+      ->add_option("--reference-repeat", bench.reference_repeat,
+                   "runs with the reference driver; 0: skip it (and the verdicts)")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   bench_cmd->add_flag("--noise-floor", bench.noise_floor,
                       "also run each case (fast driver) with router_delay perturbed by 1e-9 and compare: how much a "
                       "change far below any measurement moves the answers");
+  bench_cmd
+      ->add_option("--ensemble", bench.ensemble,
+                   "chaotic cases: judge against N reference runs with router_delay x (1 + k 1e-9), k = 0..N-1; "
+                   "0: plain reference runs, chaotic cases not judged")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  bench_cmd->add_flag("--long", bench.long_cases, "also run the cases marked long (tens of minutes each)");
+  bench_cmd->add_flag("--list", bench.list, "print the suite's cases and exit without running them");
   bench_cmd->add_option("--out", bench.out_dir, "folder for bench.csv, bench.json and the runs' transfers")
       ->capture_default_str();
 

@@ -39,6 +39,8 @@ BenchCase read_case(const YAML::Node& node, const std::string& file, const std::
     MapReader vars(*set, file, m.child_path("set"));
     for (const std::string& k : vars.keys()) c.variables[k] = scalar_text(vars.lookup(k), file, vars.child_path(k));
   }
+  if (auto chaotic = m.optional("chaotic")) c.chaotic = bool_value(*chaotic, file, m.child_path("chaotic"));
+  if (auto is_long = m.optional("long")) c.long_running = bool_value(*is_long, file, m.child_path("long"));
   m.finish();
   return c;
 }

@@ -1,6 +1,7 @@
 // The benchmark suite of `t3sim bench`: fixed cases, each one `t3sim run` of a machine, a workload,
 // a job size, one message size and workload variables, or of a machine and a trace. Read from a suite file (strict
-// YAML, paths relative to it), e.g. bench/suite.yaml.
+// YAML, paths relative to it), e.g. bench/suite.yaml. Optional per case: `chaotic: true` (judged against
+// a reference ensemble, core/bench_verdict.hpp) and `long: true` (run only when asked for).
 #pragma once
 #include <map>
 #include <string>
@@ -17,6 +18,8 @@ struct BenchCase {
   int pes = 0;                                   // 0 (traces only): the trace's own
   double bytes = 0;                              // 0 (traces only): the trace's own sizes
   std::map<std::string, std::string> variables;  // --set NAME=VALUE
+  bool chaotic = false;       // judged against a reference ensemble, not one reference run (core/bench_verdict.hpp)
+  bool long_running = false;  // `long: true`: run only when named by --cases or with --long
 };
 
 struct BenchSuite {

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "rejection_case.hpp"
+#include "sim/core/bench_verdict.hpp"
 #include "sim/core/transfer_comparison.hpp"
 #include "sim/io/bench_suite.hpp"
 #include "sim/io/results_writer.hpp"
@@ -51,13 +54,86 @@ TEST(TransfersCsv, RoundTripsAndNamesABadLine) {
 
 TEST(BenchSuite, LoadsTheRepositorySuite) {
   const auto s = io::load_bench_suite(std::string(T3SIM_SOURCE_DIR) + "/bench/suite.yaml");
-  ASSERT_EQ(s.cases.size(), 6u);
+  ASSERT_EQ(s.cases.size(), 8u);
   EXPECT_EQ(s.cases[0].pes, 512);
   EXPECT_EQ(s.cases[4].name, "ti-a2a-128");
   EXPECT_TRUE(s.cases[4].workload.empty());
   EXPECT_NE(s.cases[4].trace.find("ti-alltoall-128.txt"), std::string::npos);
   EXPECT_DOUBLE_EQ(s.cases[0].bytes, 65536);
   EXPECT_EQ(s.cases[2].variables.at("messages"), "16");
+  std::vector<std::string> chaotic, long_running;
+  for (const auto& c : s.cases) {
+    if (c.chaotic) chaotic.push_back(c.name);
+    if (c.long_running) long_running.push_back(c.name);
+  }
+  EXPECT_EQ(chaotic, (std::vector<std::string>{"a2a-512-w1", "a2a-512-w4", "ti-a2a-128", "a2a-532-w1", "ti-a2a-532"}));
+  EXPECT_EQ(long_running, (std::vector<std::string>{"a2a-532-w1", "ti-a2a-532"}));
+  EXPECT_EQ(s.cases[6].pes, 532);
+  EXPECT_NE(s.cases[6].machine.find("t3e-900-mcurie.yaml"), std::string::npos);
+  EXPECT_EQ(s.cases[6].variables.at("window"), "1");
+  EXPECT_NE(s.cases[7].trace.find("ti-alltoall-532.txt"), std::string::npos);
+}
+
+TEST(BenchSuite, ChaoticAndLongDefaultToFalse) {
+  const auto s = io::load_bench_suite(data("tiny.yaml"));
+  ASSERT_EQ(s.cases.size(), 4u);
+  EXPECT_FALSE(s.cases[0].chaotic);
+  EXPECT_FALSE(s.cases[0].long_running);
+  EXPECT_TRUE(s.cases[3].chaotic);
+}
+
+TEST(BenchVerdict, ExactCaseWithin1e9OfTheReference) {
+  EXPECT_EQ(core::exact_verdict(1.0, 1.0).text, "within 1e-9");
+  EXPECT_TRUE(core::exact_verdict(1.0, 1.0).ok);
+  EXPECT_TRUE(core::exact_verdict(1 + 0.9e-9, 1.0).ok);
+  EXPECT_TRUE(core::exact_verdict(1 - 0.9e-9, 1.0).ok);
+  const auto v = core::exact_verdict(1 + 3.21e-5, 1.0);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.text, "DIFFERS 3.21e-05");
+  EXPECT_FALSE(core::exact_verdict(1 + 2e-9, 1.0).ok);
+  EXPECT_TRUE(core::exact_verdict(0, 0).ok);
+  EXPECT_EQ(core::exact_verdict(1e-3, 0).text, "DIFFERS inf");
+}
+
+TEST(BenchVerdict, RangeWidenedByHalfAPercentEachSide) {
+  const auto r = core::widened(core::range_of({2.0, 1.0, 1.5}));
+  EXPECT_DOUBLE_EQ(r.min, 0.995);
+  EXPECT_DOUBLE_EQ(r.max, 2.01);
+  EXPECT_EQ(core::range_of({3.0}).min, 3.0);
+  EXPECT_EQ(core::range_of({3.0}).max, 3.0);
+}
+
+TEST(BenchVerdict, EnsembleOfOneValue) {
+  const std::vector<double> one = {100.0};
+  EXPECT_EQ(core::ensemble_verdict(100.0, one, 50.0, {50.0}).text, "inside");
+  EXPECT_TRUE(core::ensemble_verdict(100.4, one, 50.2, {50.0}).ok);
+  EXPECT_TRUE(core::ensemble_verdict(99.6, one, 49.8, {50.0}).ok);
+  EXPECT_EQ(core::ensemble_verdict(100.6, one, 50.0, {50.0}).text, "OUTSIDE");
+  EXPECT_EQ(core::ensemble_verdict(100.0, one, 50.3, {50.0}).text, "OUTSIDE");  // the bandwidth alone
+}
+
+TEST(BenchVerdict, ValueExactlyOnTheWidenedEdgeIsInside) {
+  const std::vector<double> makespans = {1.0e-2, 1.02e-2, 0.99e-2};
+  const std::vector<std::optional<double>> bandwidths = {9.0e7, 9.1e7, 8.9e7};
+  const auto m = core::widened(core::range_of(makespans));
+  const core::ValueRange b = core::widened({8.9e7, 9.1e7});
+  for (double edge : {m.min, m.max}) EXPECT_TRUE(core::ensemble_verdict(edge, makespans, 9.0e7, bandwidths).ok) << edge;
+  for (double edge : {b.min, b.max})
+    EXPECT_TRUE(core::ensemble_verdict(1.0e-2, makespans, edge, bandwidths).ok) << edge;
+  EXPECT_FALSE(core::ensemble_verdict(std::nextafter(m.max, 1.0), makespans, 9.0e7, bandwidths).ok);
+  EXPECT_FALSE(core::ensemble_verdict(std::nextafter(m.min, 0.0), makespans, 9.0e7, bandwidths).ok);
+  EXPECT_FALSE(core::ensemble_verdict(1.0e-2, makespans, std::nextafter(b.max, 1e9), bandwidths).ok);
+  EXPECT_FALSE(core::ensemble_verdict(1.0e-2, makespans, std::nextafter(b.min, 0.0), bandwidths).ok);
+}
+
+TEST(BenchVerdict, WithoutABandwidthOnlyTheMakespanIsJudged) {
+  const std::vector<double> makespans = {1.0, 1.01};
+  const auto v = core::ensemble_verdict(1.0, makespans, std::nullopt, {std::nullopt, std::nullopt});
+  EXPECT_TRUE(v.ok);
+  EXPECT_EQ(v.text, "inside (makespan only)");
+  // one member without a bandwidth: the bandwidth is not judged, however far off the fast one is
+  EXPECT_EQ(core::ensemble_verdict(1.0, makespans, 5.0, {1.0, std::nullopt}).text, "inside (makespan only)");
+  EXPECT_EQ(core::ensemble_verdict(2.0, makespans, std::nullopt, {1.0, 1.0}).text, "OUTSIDE (makespan only)");
 }
 
 class BenchSuiteRejects : public testing::TestWithParam<RejectionCase> {};
@@ -71,7 +147,10 @@ INSTANTIATE_TEST_SUITE_P(
     Rules, BenchSuiteRejects,
     testing::Values(
         RejectionCase{"case_name_invalid", "case_name_invalid.yaml:5:6: cases\\[0\\].name: names are lower-case"},
+        RejectionCase{"chaotic_not_bool",
+                      "chaotic_not_bool.yaml:5:[0-9]+: cases\\[0\\].chaotic: must be true or false"},
         RejectionCase{"case_name_twice", "case_name_twice.yaml:6:5: cases\\[1\\].name: another case has this name"},
+        RejectionCase{"long_not_bool", "long_not_bool.yaml:5:[0-9]+: cases\\[0\\].long: must be true or false"},
         RejectionCase{"machine_missing", "machine_missing.yaml:5:[0-9]+: cases\\[0\\].machine: no such file"},
         RejectionCase{"no_cases", "no_cases.yaml:4:8: cases: must list at least one case"},
         RejectionCase{"size_without_unit", "size_without_unit.yaml:5:[0-9]+: cases\\[0\\].size: unit missing"},
