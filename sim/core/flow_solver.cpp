@@ -11,7 +11,9 @@ namespace t3sim::core {
 namespace {
 
 constexpr double kTol = FlowSolver::kRelativeTolerance;
-constexpr int kAtCap = -1;  // bottleneck_ of an entry held by its cap (or with no path)
+constexpr int kAtCap = -1;
+// Up to this many candidate bottlenecks a fill scans them per level; above, it keeps them in a heap.
+constexpr size_t kLinearFillResources = 256;  // bottleneck_ of an entry held by its cap (or with no path)
 
 }  // namespace
 
@@ -175,7 +177,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   for (ResourceId r : touched) {
     Scratch& s = scratch_[static_cast<size_t>(r)];
     s.heap_stamp = stamp;
-    heap.push_back({s.remaining / s.active, r});
+    if (touched.size() > kLinearFillResources) heap.push_back({s.remaining / s.active, r});
   }
   std::make_heap(heap.begin(), heap.end(), std::greater<>());
   auto push = [&heap](double share, ResourceId r) {
@@ -232,18 +234,8 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     return false;
   };
 
-  while (unfrozen > 0) {
-    while (next_cap < capped.size() && frozen_[static_cast<size_t>(capped[next_cap])] != stamp) ++next_cap;
-    const double cap_level = next_cap < capped.size() ? entries_[static_cast<size_t>(capped[next_cap])].cap : kNoCap;
-    const double share_level = current_top() ? heap.front().first : kNoCap;
-    const double level = std::min(cap_level, share_level);
-    if (!std::isfinite(level)) {  // entries with no resource and no cap
-      for (EntryId e : set)
-        if (frozen_[static_cast<size_t>(e)] == stamp) freeze(e, kNoCap);
-      break;
-    }
-    const double limit = level * (1 + kTol);
-    // Entries whose cap is reached run at their cap.
+  // Entries whose cap is reached by `limit` run at their cap.
+  auto freeze_capped = [&](double limit) {
     while (next_cap < capped.size()) {
       const EntryId e = capped[next_cap];
       if (frozen_[static_cast<size_t>(e)] != stamp) {
@@ -255,6 +247,57 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
       freeze(e, c);
       ++next_cap;
     }
+  };
+  auto cap_level = [&]() {
+    while (next_cap < capped.size() && frozen_[static_cast<size_t>(capped[next_cap])] != stamp) ++next_cap;
+    return next_cap < capped.size() ? entries_[static_cast<size_t>(capped[next_cap])].cap : kNoCap;
+  };
+  auto freeze_rest_uncapped = [&] {  // entries with no resource and no cap
+    for (EntryId e : set)
+      if (frozen_[static_cast<size_t>(e)] == stamp) freeze(e, kNoCap);
+  };
+
+  if (touched.size() <= kLinearFillResources) {
+    // Few candidate bottlenecks (the usual incremental case): one scan of them per level is cheaper
+    // than a heap. Resources left with no unfrozen user are dropped from the scan.
+    while (unfrozen > 0) {
+      double share_level = kNoCap;
+      for (size_t i = 0; i < touched.size();) {
+        const Scratch& s = scratch_[static_cast<size_t>(touched[i])];
+        if (s.active <= 0) {
+          touched[i] = touched.back();
+          touched.pop_back();
+          continue;
+        }
+        share_level = std::min(share_level, s.remaining / s.active);
+        ++i;
+      }
+      const double level = std::min(cap_level(), share_level);
+      if (!std::isfinite(level)) {
+        freeze_rest_uncapped();
+        break;
+      }
+      const double limit = level * (1 + kTol);
+      freeze_capped(limit);
+      for (size_t i = 0; i < touched.size(); ++i) {
+        const ResourceId r = touched[i];
+        const Scratch& s = scratch_[static_cast<size_t>(r)];
+        if (s.active <= 0 || s.remaining / s.active > limit) continue;
+        for (EntryId u : users_[static_cast<size_t>(r)])
+          if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level);
+      }
+    }
+    return;
+  }
+  while (unfrozen > 0) {
+    const double share_level = current_top() ? heap.front().first : kNoCap;
+    const double level = std::min(cap_level(), share_level);
+    if (!std::isfinite(level)) {
+      freeze_rest_uncapped();
+      break;
+    }
+    const double limit = level * (1 + kTol);
+    freeze_capped(limit);
     // Resources saturated at this level: their unfrozen users run at the level.
     while (current_top() && heap.front().first <= limit) {
       const ResourceId r = heap.front().second;
