@@ -7,9 +7,12 @@
 namespace t3sim::core {
 
 void sort_records(std::vector<OpRecord>& records) {
-  std::stable_sort(records.begin(), records.end(), [](const OpRecord& a, const OpRecord& b) {
+  auto before = [](const OpRecord& a, const OpRecord& b) {
     return std::tie(a.pe, a.start, a.iteration, a.step) < std::tie(b.pe, b.start, b.iteration, b.step);
-  });
+  };
+  // The interpreter hands them over per PE in program order: usually sorted already.
+  if (std::is_sorted(records.begin(), records.end(), before)) return;
+  std::stable_sort(records.begin(), records.end(), before);
 }
 
 void sort_transfers(std::vector<Transfer>& transfers) {

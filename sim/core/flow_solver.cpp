@@ -12,8 +12,12 @@ namespace {
 
 constexpr double kTol = FlowSolver::kRelativeTolerance;
 constexpr int kAtCap = -1;
-// Up to this many candidate bottlenecks a fill scans them per level; above, it keeps them in a heap.
-constexpr size_t kLinearFillResources = 256;  // bottleneck_ of an entry held by its cap (or with no path)
+// A fill scans its candidate bottlenecks once per level while that is cheap; a fill of many
+// resources that goes on for many levels moves them into a heap (measured: a scan per level is
+// faster than a heap up to thousands of resources when levels are few, as they are in symmetric
+// traffic).
+constexpr size_t kLinearFillResources = 256;
+constexpr int kLinearFillLevels = 128;  // bottleneck_ of an entry held by its cap (or with no path)
 
 }  // namespace
 
@@ -29,10 +33,19 @@ constexpr size_t kLinearFillResources = 256;  // bottleneck_ of an entry held by
 // When no check fails, the condition holds for every entry: the allocation is the max-min one. S only
 // grows, so this ends, at worst when F is a whole connected component, which is a full solve of it.
 
-size_t FlowSolver::PathKeyHash::operator()(const PathKey& k) const {
-  size_t h = std::hash<double>()(k.cap);
-  for (ResourceId r : k.path) h = h * 1000003u ^ static_cast<size_t>(r);
+size_t FlowSolver::path_hash(const std::vector<ResourceId>& path, double cap) {
+  size_t h = std::hash<double>()(cap);
+  for (ResourceId r : path) h = (h ^ static_cast<size_t>(r)) * 0x100000001b3ull;
   return h;
+}
+
+EntryId FlowSolver::find_entry(const std::vector<ResourceId>& path, double cap, size_t hash) const {
+  auto [first, last] = by_path_.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    const Entry& en = entries_[static_cast<size_t>(it->second)];
+    if (en.cap == cap && en.path == path) return it->second;
+  }
+  return -1;
 }
 
 ResourceId FlowSolver::add_resource(double capacity) {
@@ -89,12 +102,12 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) {
   for (ResourceId r : path)
     if (r < 0 || r >= resource_count()) throw std::out_of_range("FlowSolver: no resource " + std::to_string(r));
   ++flows_;
-  PathKey key{path, cap};
-  auto it = by_path_.find(key);
-  if (it != by_path_.end()) {
-    ++entries_[static_cast<size_t>(it->second)].count;
-    mark_dirty(it->second);
-    return it->second;
+  const size_t hash = path_hash(path, cap);
+  const EntryId found = find_entry(path, cap, hash);
+  if (found >= 0) {
+    ++entries_[static_cast<size_t>(found)].count;
+    mark_dirty(found);
+    return found;
   }
   EntryId e;
   if (!free_ids_.empty()) {
@@ -113,9 +126,10 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) {
   en.cap = cap;
   en.rate = 0;
   en.count = 1;
+  en.hash = hash;
   trial_[static_cast<size_t>(e)] = 0;
   attach(e);
-  by_path_.emplace(std::move(key), e);
+  by_path_.emplace(hash, e);
   dirty_new_.push_back(e);
   mark_dirty(e);
   return e;
@@ -129,7 +143,12 @@ void FlowSolver::remove_flow(EntryId e) {
   mark_dirty(e);
   if (--en.count > 0) return;
   detach(e);
-  by_path_.erase(PathKey{en.path, en.cap});
+  auto [first, last] = by_path_.equal_range(en.hash);
+  for (auto it = first; it != last; ++it)
+    if (it->second == e) {
+      by_path_.erase(it);
+      break;
+    }
   en.rate = 0;
   trial_[static_cast<size_t>(e)] = 0;
   // Keep free ids sorted descending so that back() is the lowest.
@@ -174,12 +193,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   // (fair share, resource): the smallest share saturates first. A binary heap over a reused vector.
   std::vector<ShareItem>& heap = fill_heap_;
   heap.clear();
-  for (ResourceId r : touched) {
-    Scratch& s = scratch_[static_cast<size_t>(r)];
-    s.heap_stamp = stamp;
-    if (touched.size() > kLinearFillResources) heap.push_back({s.remaining / s.active, r});
-  }
-  std::make_heap(heap.begin(), heap.end(), std::greater<>());
+  for (ResourceId r : touched) scratch_[static_cast<size_t>(r)].heap_stamp = stamp;
   auto push = [&heap](double share, ResourceId r) {
     heap.push_back({share, r});
     std::push_heap(heap.begin(), heap.end(), std::greater<>());
@@ -257,10 +271,10 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
       if (frozen_[static_cast<size_t>(e)] == stamp) freeze(e, kNoCap);
   };
 
-  if (touched.size() <= kLinearFillResources) {
-    // Few candidate bottlenecks (the usual incremental case): one scan of them per level is cheaper
-    // than a heap. Resources left with no unfrozen user are dropped from the scan.
-    while (unfrozen > 0) {
+  {
+    // One scan of the candidates per level (resources left with no unfrozen user are dropped).
+    for (int levels = 0; unfrozen > 0; ++levels) {
+      if (levels == kLinearFillLevels && touched.size() > kLinearFillResources) break;  // to the heap
       double share_level = kNoCap;
       for (size_t i = 0; i < touched.size();) {
         const Scratch& s = scratch_[static_cast<size_t>(touched[i])];
@@ -287,8 +301,12 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
           if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level);
       }
     }
-    return;
   }
+  for (ResourceId r : touched) {
+    const Scratch& s = scratch_[static_cast<size_t>(r)];
+    if (unfrozen > 0 && s.active > 0) heap.push_back({s.remaining / s.active, r});
+  }
+  std::make_heap(heap.begin(), heap.end(), std::greater<>());
   while (unfrozen > 0) {
     const double share_level = current_top() ? heap.front().first : kNoCap;
     const double level = std::min(cap_level(), share_level);

@@ -90,15 +90,11 @@ class FlowSolver {
     double cap = kNoCap;
     double rate = 0;
     int count = 0;
+    std::size_t hash = 0;  // path_hash(path, cap)
   };
-  struct PathKey {
-    std::vector<ResourceId> path;
-    double cap;
-    bool operator==(const PathKey& o) const { return cap == o.cap && path == o.path; }
-  };
-  struct PathKeyHash {
-    std::size_t operator()(const PathKey& k) const;
-  };
+  // Entries by the hash of (path, cap); a hash's few entries are compared in full (no key copies).
+  static std::size_t path_hash(const std::vector<ResourceId>& path, double cap);
+  EntryId find_entry(const std::vector<ResourceId>& path, double cap, std::size_t hash) const;
 
   void mark_dirty(EntryId e);
   void attach(EntryId e);
@@ -115,7 +111,7 @@ class FlowSolver {
   std::vector<std::vector<EntryId>> users_;  // per resource: the entries crossing it
   std::vector<Entry> entries_;
   std::vector<EntryId> free_ids_;  // kept sorted descending: the lowest is reused first
-  std::unordered_map<PathKey, EntryId, PathKeyHash> by_path_;
+  std::unordered_multimap<std::size_t, EntryId> by_path_;
   int flows_ = 0;
 
   // Solve state. trial_[e] is e's rate during a solve (equal to entries_[e].rate outside one).

@@ -27,7 +27,10 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
       step_unit_(workload.step_unit) {
   auto programs = workload.program_indices();
   pes_.resize(static_cast<size_t>(workload.pes));
-  for (size_t pe = 0; pe < pes_.size(); ++pe) pes_[pe].program = std::move(programs[pe]);
+  for (size_t pe = 0; pe < pes_.size(); ++pe) {
+    pes_[pe].program = std::move(programs[pe]);
+    records_[pe].reserve(pes_[pe].program.size());  // one record per operation
+  }
   flag_of_op_.reserve(workload.ops.size());
   for (const Op& op : workload.ops) flag_of_op_.push_back(op.flag.empty() ? -1 : flag_id(op.flag));
   for (size_t j = 0; j < workload.job_first_pe.size(); ++j)

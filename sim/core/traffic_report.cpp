@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 
+#include "sim/core/network_resources.hpp"
 #include "sim/core/router.hpp"
 
 namespace t3sim::core {
@@ -26,7 +27,6 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
   TrafficReport rep;
   rep.makespan = run.makespan;
   const Torus torus = m.torus();
-  const Router router = m.router();
 
   // Per measurement: spans per PE, bytes sent per PE, pair bandwidths.
   struct PeSpan {
@@ -43,40 +43,56 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
   }
   std::map<int, std::map<int, double>> sent;  // iteration -> pe -> bytes
   std::map<int, std::vector<double>> pairs;
-  std::map<std::string, LinkLoad> loads;
-  auto load = [&](const std::string& name, int dim, bool plus, double bytes, double bw) {
-    LinkLoad& l = loads[name];
-    l.name = name;
-    l.dim = dim;
-    l.plus = plus;
-    l.bytes += bytes;
-    l.utilisation += run.makespan > 0 ? bytes / (bw * run.makespan) : 0;
-  };
+  // Loads per network resource id (injection, ejection, links: network_resources.hpp), summed in
+  // transfer order; named once at the end.
+  NetworkResources resources(m, placement);
+  const int nodes = torus.node_count();
+  std::vector<double> bytes_on(static_cast<size_t>(resources.count()), 0.0);
+  std::vector<double> utilisation_on(bytes_on.size(), 0.0);
+  std::vector<char> used(bytes_on.size(), 0);
   const int kdim = [&] {
     int best = -1;
     for (int d = 0; d < 3; ++d)
       if (torus.dims()[d] >= 2 && (best < 0 || torus.dims()[d] > torus.dims()[best])) best = d;
     return best;
   }();
-  auto crosses_bisection = [&](const Hop& h) {
-    if (kdim < 0 || Torus::link_dim(h.link) != kdim) return false;
+  auto crosses_bisection = [&](LinkId link) {
+    if (kdim < 0 || Torus::link_dim(link) != kdim) return false;
     const int k = torus.dims()[kdim];
-    const int c = torus.coord(h.from_node)[kdim];
-    const bool plus = Torus::link_dir(h.link) == Direction::Plus;
+    const int c = torus.coord(Torus::link_node(link))[kdim];
+    const bool plus = Torus::link_dir(link) == Direction::Plus;
     return plus ? (c == k / 2 - 1 || c == k - 1) : (c == k / 2 || c == 0);
   };
   for (const auto& t : run.transfers) {
     const bool in_job = job_pes < 0 || (t.src < job_pes && t.dst < job_pes);
     if (in_job) sent[t.iteration][t.src] += t.bytes;
     if (in_job && t.end > t.start) pairs[t.iteration].push_back(t.bytes / (t.end - t.start));
-    const int a = placement.node_of(t.src), b = placement.node_of(t.dst);
-    load("inject.n" + std::to_string(a), -1, true, t.bytes, m.network.nic_injection_bandwidth);
-    load("eject.n" + std::to_string(b), -1, false, t.bytes, m.network.nic_ejection_bandwidth);
-    for (const Hop& h : router.route(a, b)) {
-      load(Torus::link_name(h.link), Torus::link_dim(h.link), Torus::link_dir(h.link) == Direction::Plus, t.bytes,
-           m.network.link_bandwidth);
-      if (crosses_bisection(h)) rep.bisection_bytes += t.bytes;
+    if (t.src == t.dst) {  // a local copy still passes its node's interfaces in the report
+      for (ResourceId r : {placement.node_of(t.src), nodes + placement.node_of(t.dst)}) {
+        used[static_cast<size_t>(r)] = 1;
+        bytes_on[static_cast<size_t>(r)] += t.bytes;
+        utilisation_on[static_cast<size_t>(r)] +=
+            run.makespan > 0 ? t.bytes / (resources.capacity(r) * run.makespan) : 0;
+      }
+      continue;
     }
+    for (ResourceId r : resources.path(t.src, t.dst)) {
+      used[static_cast<size_t>(r)] = 1;
+      bytes_on[static_cast<size_t>(r)] += t.bytes;
+      utilisation_on[static_cast<size_t>(r)] += run.makespan > 0 ? t.bytes / (resources.capacity(r) * run.makespan) : 0;
+      if (r >= 2 * nodes && crosses_bisection(r - 2 * nodes)) rep.bisection_bytes += t.bytes;
+    }
+  }
+  std::map<std::string, LinkLoad> loads;
+  for (ResourceId r = 0; r < resources.count(); ++r) {
+    if (!used[static_cast<size_t>(r)]) continue;
+    LinkLoad l;
+    l.name = resources.name(r);
+    l.dim = r < 2 * nodes ? -1 : Torus::link_dim(r - 2 * nodes);
+    l.plus = r < nodes || (r >= 2 * nodes && Torus::link_dir(r - 2 * nodes) == Direction::Plus);
+    l.bytes = bytes_on[static_cast<size_t>(r)];
+    l.utilisation = utilisation_on[static_cast<size_t>(r)];
+    loads[l.name] = l;
   }
   for (const auto& [it, per_pe] : spans) {
     SizeReport s;
