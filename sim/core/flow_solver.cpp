@@ -11,13 +11,13 @@ namespace t3sim::core {
 namespace {
 
 constexpr double kTol = FlowSolver::kRelativeTolerance;
-constexpr int kAtCap = -1;
+constexpr int kAtCap = -1;  // bottleneck_ of an entry held by its cap (or with no path)
 // A fill scans its candidate bottlenecks once per level while that is cheap; a fill of many
 // resources that goes on for many levels moves them into a heap (measured: a scan per level is
 // faster than a heap up to thousands of resources when levels are few, as they are in symmetric
 // traffic).
 constexpr size_t kLinearFillResources = 256;
-constexpr int kLinearFillLevels = 128;  // bottleneck_ of an entry held by its cap (or with no path)
+constexpr int kLinearFillLevels = 128;
 
 }  // namespace
 
@@ -54,6 +54,7 @@ ResourceId FlowSolver::add_resource(double capacity) {
                                 std::to_string(capacity) + ")");
   capacity_.push_back(capacity);
   users_.emplace_back();
+  dependents_.emplace_back();
   scratch_.resize(capacity_.size());
   return static_cast<ResourceId>(capacity_.size() - 1);
 }
@@ -118,6 +119,8 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) {
     entries_.emplace_back();
     trial_.push_back(0);
     bottleneck_.push_back(kAtCap);
+    dependent_slot_.push_back(-1);
+    froze_by_.push_back(kAtCap);
     entry_mark_.push_back(0);
     frozen_.push_back(0);
   }
@@ -143,6 +146,7 @@ void FlowSolver::remove_flow(EntryId e) {
   mark_dirty(e);
   if (--en.count > 0) return;
   detach(e);
+  set_bottleneck(e, kAtCap);
   auto [first, last] = by_path_.equal_range(en.hash);
   for (auto it = first; it != last; ++it)
     if (it->second == e) {
@@ -153,6 +157,24 @@ void FlowSolver::remove_flow(EntryId e) {
   trial_[static_cast<size_t>(e)] = 0;
   // Keep free ids sorted descending so that back() is the lowest.
   free_ids_.insert(std::upper_bound(free_ids_.begin(), free_ids_.end(), e, std::greater<>()), e);
+}
+
+void FlowSolver::set_bottleneck(EntryId e, int r) {
+  int& b = bottleneck_[static_cast<size_t>(e)];
+  if (b == r) return;
+  if (b != kAtCap) {
+    auto& list = dependents_[static_cast<size_t>(b)];
+    const int slot = dependent_slot_[static_cast<size_t>(e)];
+    list[static_cast<size_t>(slot)] = list.back();
+    dependent_slot_[static_cast<size_t>(list.back())] = slot;
+    list.pop_back();
+  }
+  b = r;
+  if (r != kAtCap) {
+    auto& list = dependents_[static_cast<size_t>(r)];
+    dependent_slot_[static_cast<size_t>(e)] = static_cast<int>(list.size());
+    list.push_back(e);
+  }
 }
 
 // Progressive filling ("water filling") of the entries of `set` on the capacity the entries outside
@@ -173,6 +195,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
       s.fill_stamp = stamp;
       s.remaining = capacity_[static_cast<size_t>(r)];
       s.active = 0;
+      s.outside = 0;
       double cap_sum = 0;  // what the set's users of r could take at most: their caps
       for (EntryId u : users_[static_cast<size_t>(r)]) {
         const Entry& ue = entries_[static_cast<size_t>(u)];
@@ -181,6 +204,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
           cap_sum += ue.count * ue.cap;
         } else {
           s.remaining -= ue.count * rates[static_cast<size_t>(u)];
+          ++s.outside;
         }
       }
       if (s.remaining < 0) s.remaining = 0;
@@ -215,8 +239,9 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   size_t unfrozen = set.size();
   const uint64_t done = stamp + (uint64_t{1} << 62);  // frozen in this fill
 
-  auto freeze = [&](EntryId e, double rate) {
+  auto freeze = [&](EntryId e, double rate, int by) {
     frozen_[static_cast<size_t>(e)] = done;
+    froze_by_[static_cast<size_t>(e)] = by;
     rates[static_cast<size_t>(e)] = rate;
     --unfrozen;
     const Entry& en = entries_[static_cast<size_t>(e)];
@@ -258,7 +283,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
       }
       const double c = entries_[static_cast<size_t>(e)].cap;
       if (c > limit) break;
-      freeze(e, c);
+      freeze(e, c, kAtCap);
       ++next_cap;
     }
   };
@@ -268,7 +293,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   };
   auto freeze_rest_uncapped = [&] {  // entries with no resource and no cap
     for (EntryId e : set)
-      if (frozen_[static_cast<size_t>(e)] == stamp) freeze(e, kNoCap);
+      if (frozen_[static_cast<size_t>(e)] == stamp) freeze(e, kNoCap, kAtCap);
   };
 
   {
@@ -298,7 +323,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
         const Scratch& s = scratch_[static_cast<size_t>(r)];
         if (s.active <= 0 || s.remaining / s.active > limit) continue;
         for (EntryId u : users_[static_cast<size_t>(r)])
-          if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level);
+          if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level, r);
       }
     }
   }
@@ -321,7 +346,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
       const ResourceId r = heap.front().second;
       pop();
       for (EntryId u : users_[static_cast<size_t>(r)])
-        if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level);
+        if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level, r);
     }
   }
 }
@@ -336,9 +361,10 @@ double FlowSolver::load(ResourceId r, const std::vector<double>& rates) const {
 bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
   const Entry& en = entries_[static_cast<size_t>(e)];
   const double rate = rates[static_cast<size_t>(e)];
-  int& bottleneck = bottleneck_[static_cast<size_t>(e)];
-  bottleneck = kAtCap;
-  if (rate >= en.cap * (1 - kTol)) return true;
+  if (rate >= en.cap * (1 - kTol)) {
+    set_bottleneck(e, kAtCap);
+    return true;
+  }
   for (ResourceId r : en.path) {
     Scratch& s = scratch_[static_cast<size_t>(r)];
     if (s.check_stamp != check_epoch_) {  // load and fastest user, once per check round
@@ -352,10 +378,11 @@ bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
       }
     }
     if (s.load >= capacity_[static_cast<size_t>(r)] * (1 - kTol) && rate >= s.fastest * (1 - kTol)) {
-      bottleneck = r;
+      set_bottleneck(e, r);
       return true;
     }
   }
+  set_bottleneck(e, kAtCap);
   return en.path.empty() && !std::isfinite(rate);
 }
 
@@ -401,21 +428,31 @@ const std::vector<EntryId>& FlowSolver::solve() {
       entry_mark_[static_cast<size_t>(e)] = seen;
       candidates.push_back(e);
     }
+    // Outside entries can be unsettled only where F's rates changed, i.e. on L(F): those held by
+    // a resource of L(F) are checked; one held elsewhere keeps that resource's load and fastest.
     for (EntryId e : F)
       for (ResourceId r : entries_[static_cast<size_t>(e)].path)
-        for (EntryId u : users_[static_cast<size_t>(r)])
+        for (EntryId u : dependents_[static_cast<size_t>(r)])
           if (entry_mark_[static_cast<size_t>(u)] != seen) {
             entry_mark_[static_cast<size_t>(u)] = seen;
             candidates.push_back(u);
           }
     bool grew = false;
-    const uint64_t filled = fill_epoch_;
     for (size_t i = 0; i < candidates.size(); ++i) {
       const EntryId e = candidates[i];
-      // An outside entry (candidates past F) whose bottleneck has no user in F keeps it: that
-      // resource's load and fastest user are unchanged, and so is the entry's rate.
-      const int b = bottleneck_[static_cast<size_t>(e)];
-      if (i >= F.size() && (b == kAtCap || scratch_[static_cast<size_t>(b)].fill_stamp != filled)) continue;
+      if (i < F.size()) {
+        // Frozen by its cap, or by a resource with no user outside F (saturated, none faster):
+        // the fill itself proves its condition.
+        const int by = froze_by_[static_cast<size_t>(e)];
+        if (by == kAtCap && trial_[static_cast<size_t>(e)] == entries_[static_cast<size_t>(e)].cap) {
+          set_bottleneck(e, kAtCap);
+          continue;
+        }
+        if (by != kAtCap && scratch_[static_cast<size_t>(by)].outside == 0) {
+          set_bottleneck(e, by);
+          continue;
+        }
+      }
       if (satisfied(e, trial_)) continue;
       for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
         Scratch& s = scratch_[static_cast<size_t>(r)];

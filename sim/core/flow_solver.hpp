@@ -124,6 +124,7 @@ class FlowSolver {
     uint64_t check_stamp = 0;  // load / fastest computed for the current check round
     double remaining = 0;      // fill: capacity left for the set's unfrozen entries
     double active = 0;         // fill: multiplicity of the set's unfrozen entries
+    int outside = 0;        // fill: users outside the set
     double load = 0;           // check: sum of count x rate
     double fastest = 0;        // check: the largest rate of its users
   };
@@ -135,6 +136,12 @@ class FlowSolver {
   mutable std::vector<EntryId> fill_capped_;
   std::vector<double> trial_;
   std::vector<int> bottleneck_;  // per entry: the resource that held it at the last check (-1: its cap)
+  // Per resource: the entries it holds (bottleneck_ == r), the only outside entries a change of its
+  // users can unsettle; dependent_slot_[e] is e's index in its list.
+  std::vector<std::vector<EntryId>> dependents_;
+  std::vector<int> dependent_slot_;
+  void set_bottleneck(EntryId e, int r);
+  mutable std::vector<int> froze_by_;  // fill: the resource whose saturation froze the entry (-1: cap)
   using ShareItem = std::pair<double, ResourceId>;
   mutable std::vector<ShareItem> fill_heap_;
   std::vector<ResourceId> dirty_resources_;
