@@ -62,6 +62,7 @@ ResourceId FlowSolver::add_resource(double capacity) {
 void FlowSolver::mark_dirty(EntryId e) {
   for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
     Scratch& s = scratch_[static_cast<size_t>(r)];
+    s.committed_valid = false;  // its users or their multiplicities change
     if (!s.dirty) {
       s.dirty = true;
       dirty_resources_.push_back(r);
@@ -159,6 +160,22 @@ void FlowSolver::remove_flow(EntryId e) {
   free_ids_.insert(std::upper_bound(free_ids_.begin(), free_ids_.end(), e, std::greater<>()), e);
 }
 
+const FlowSolver::Scratch& FlowSolver::committed(ResourceId r) const {
+  Scratch& s = scratch_[static_cast<size_t>(r)];
+  if (!s.committed_valid) {
+    stats_.fill_users += users_[static_cast<size_t>(r)].size();
+    s.load = 0;
+    s.fastest = 0;
+    for (EntryId u : users_[static_cast<size_t>(r)]) {
+      const Entry& ue = entries_[static_cast<size_t>(u)];
+      s.load += ue.count * ue.rate;
+      s.fastest = std::max(s.fastest, ue.rate);
+    }
+    s.committed_valid = true;
+  }
+  return s;
+}
+
 void FlowSolver::set_bottleneck(EntryId e, int r) {
   int& b = bottleneck_[static_cast<size_t>(e)];
   if (b == r) return;
@@ -182,36 +199,43 @@ void FlowSolver::set_bottleneck(EntryId e, int r) {
 // its cap (frozen there) or a resource saturates (its unfrozen users frozen at the level). Levels
 // within kTol of each other are one level, so equal shares give bitwise equal rates. Reads the
 // outside entries' rates from `rates` and writes the set's rates into it.
-void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rates) const {
+void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rates, bool incremental) const {
   const uint64_t stamp = ++fill_epoch_;
   std::vector<ResourceId>& touched = fill_resources_;
   touched.clear();
   for (EntryId e : set) frozen_[static_cast<size_t>(e)] = stamp;  // "in the set" for now
-  // Capacity left by the outside entries, and the multiplicity of the set's entries, per resource.
+  // Per resource of the set's paths: the multiplicity, caps and committed load of the set's users.
+  std::vector<ResourceId>& all = fill_all_resources_;
+  all.clear();
   for (EntryId e : set) {
-    for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
+    const Entry& en = entries_[static_cast<size_t>(e)];
+    for (ResourceId r : en.path) {
       Scratch& s = scratch_[static_cast<size_t>(r)];
-      if (s.fill_stamp == stamp) continue;
-      s.fill_stamp = stamp;
-      s.remaining = capacity_[static_cast<size_t>(r)];
-      s.active = 0;
-      s.outside = 0;
-      double cap_sum = 0;  // what the set's users of r could take at most: their caps
-      for (EntryId u : users_[static_cast<size_t>(r)]) {
-        const Entry& ue = entries_[static_cast<size_t>(u)];
-        if (frozen_[static_cast<size_t>(u)] == stamp) {
-          s.active += ue.count;
-          cap_sum += ue.count * ue.cap;
-        } else {
-          s.remaining -= ue.count * rates[static_cast<size_t>(u)];
-          ++s.outside;
-        }
+      if (s.fill_stamp != stamp) {
+        s.fill_stamp = stamp;
+        s.active = 0;
+        s.cap_sum = 0;
+        s.set_load = 0;
+        s.set_users = 0;
+        all.push_back(r);
       }
-      if (s.remaining < 0) s.remaining = 0;
-      // A resource that holds its users' caps with room to spare never saturates before they reach
-      // them (its share only grows as users freeze at or below it): it need not be in the heap.
-      if (cap_sum > s.remaining) touched.push_back(r);
+      s.active += en.count;
+      s.cap_sum += en.count * en.cap;
+      s.set_load += en.count * en.rate;
+      ++s.set_users;
     }
+  }
+  // Capacity left by the outside entries: in a re-solve, their committed load is the resource's
+  // (cached) committed load less the set's; in a full solve nothing is outside.
+  for (ResourceId r : all) {
+    Scratch& s = scratch_[static_cast<size_t>(r)];
+    s.outside = static_cast<int>(users_[static_cast<size_t>(r)].size()) - s.set_users;
+    s.remaining = capacity_[static_cast<size_t>(r)];
+    if (incremental && s.outside > 0) s.remaining -= committed(r).load - s.set_load;
+    if (s.remaining < 0) s.remaining = 0;
+    // A resource that holds its users' caps with room to spare never saturates before they reach
+    // them (its share only grows as users freeze at or below it): it need not be a candidate.
+    if (s.cap_sum > s.remaining) touched.push_back(r);
   }
   // Mark the set's entries unfrozen: frozen_ == stamp means "in the set, not frozen yet".
   // (fair share, resource): the smallest share saturates first. A binary heap over a reused vector.
@@ -367,17 +391,28 @@ bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
   }
   for (ResourceId r : en.path) {
     Scratch& s = scratch_[static_cast<size_t>(r)];
-    if (s.check_stamp != check_epoch_) {  // load and fastest user, once per check round
-      s.check_stamp = check_epoch_;
-      s.load = 0;
-      s.fastest = 0;
-      for (EntryId u : users_[static_cast<size_t>(r)]) {
-        const double ur = rates[static_cast<size_t>(u)];
-        s.load += entries_[static_cast<size_t>(u)].count * ur;
-        s.fastest = std::max(s.fastest, ur);
+    double load;
+    double fastest;
+    if (s.fill_stamp != fill_epoch_) {  // no user re-solved: its committed figures hold
+      const Scratch& c = committed(r);
+      load = c.load;
+      fastest = c.fastest;
+    } else {
+      if (s.check_stamp != check_epoch_) {  // under the trial rates, once per check round
+        s.check_stamp = check_epoch_;
+        s.trial_load = 0;
+        s.trial_fastest = 0;
+        stats_.check_users += users_[static_cast<size_t>(r)].size();
+        for (EntryId u : users_[static_cast<size_t>(r)]) {
+          const double ur = rates[static_cast<size_t>(u)];
+          s.trial_load += entries_[static_cast<size_t>(u)].count * ur;
+          s.trial_fastest = std::max(s.trial_fastest, ur);
+        }
       }
+      load = s.trial_load;
+      fastest = s.trial_fastest;
     }
-    if (s.load >= capacity_[static_cast<size_t>(r)] * (1 - kTol) && rate >= s.fastest * (1 - kTol)) {
+    if (load >= capacity_[static_cast<size_t>(r)] * (1 - kTol) && rate >= fastest * (1 - kTol)) {
       set_bottleneck(e, r);
       return true;
     }
@@ -419,7 +454,7 @@ const std::vector<EntryId>& FlowSolver::solve() {
         }
     std::sort(F.begin(), F.end());  // the fill's order, hence its rounding, depends on the set only
     stats_.entries_solved += F.size();
-    fill(F, trial_);
+    fill(F, trial_, true);
     // Check F and every entry sharing a resource with F.
     ++check_epoch_;
     candidates.clear();
@@ -453,6 +488,7 @@ const std::vector<EntryId>& FlowSolver::solve() {
           continue;
         }
       }
+      ++stats_.checks;
       if (satisfied(e, trial_)) continue;
       for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
         Scratch& s = scratch_[static_cast<size_t>(r)];
@@ -471,6 +507,7 @@ const std::vector<EntryId>& FlowSolver::solve() {
     if (trial_[static_cast<size_t>(e)] != en.rate) {
       en.rate = trial_[static_cast<size_t>(e)];
       changed_.push_back(e);
+      for (ResourceId r : en.path) scratch_[static_cast<size_t>(r)].committed_valid = false;
     }
   }
   for (EntryId e : dirty_new_)
@@ -487,7 +524,7 @@ std::vector<double> FlowSolver::full_solve() const {
   std::vector<EntryId> all;
   for (EntryId e = 0; e < entry_bound(); ++e)
     if (alive(e)) all.push_back(e);
-  fill(all, rates);
+  fill(all, rates, false);
   return rates;
 }
 

@@ -80,6 +80,9 @@ class FlowSolver {
     uint64_t entries_solved = 0;  // entries re-solved, summed over the rounds of every solve
     uint64_t rounds = 0;          // re-solve rounds (1 per solve when no check fails)
     uint64_t rate_changes = 0;    // entries reported as changed
+    uint64_t fill_users = 0;      // users visited to set up fills (capacity left by outside entries)
+    uint64_t check_users = 0;     // users visited to check conditions (loads and fastest users)
+    uint64_t checks = 0;          // conditions checked in full
   };
   const Stats& stats() const { return stats_; }
 
@@ -101,7 +104,9 @@ class FlowSolver {
   void detach(EntryId e);
   // Progressive filling of `set` on the capacities the entries outside it leave (their rates read
   // from `rates`); writes the set's rates into `rates`.
-  void fill(const std::vector<EntryId>& set, std::vector<double>& rates) const;
+  // `incremental`: the set is re-solved with the others at their committed rates; else it is every
+  // entry (a full solve).
+  void fill(const std::vector<EntryId>& set, std::vector<double>& rates, bool incremental) const;
   // The max-min condition of e under `rates`: at its cap, or the fastest on a saturated resource.
   // Records in bottleneck_[e] what holds e (a resource, or -1 for its cap).
   bool satisfied(EntryId e, const std::vector<double>& rates);
@@ -117,22 +122,31 @@ class FlowSolver {
   // Solve state. trial_[e] is e's rate during a solve (equal to entries_[e].rate outside one).
   // Marks are epoch stamps (64-bit: they never wrap), so no clearing pass is needed.
   struct Scratch {
-    bool dirty = false;        // its users changed since the last solve
-    uint64_t s_stamp = 0;      // in the re-solved set S of the current solve
-    uint64_t fill_stamp = 0;   // remaining / active set up for the current fill
-    uint64_t heap_stamp = 0;   // a candidate bottleneck of the current fill
-    uint64_t check_stamp = 0;  // load / fastest computed for the current check round
-    double remaining = 0;      // fill: capacity left for the set's unfrozen entries
-    double active = 0;         // fill: multiplicity of the set's unfrozen entries
-    int outside = 0;        // fill: users outside the set
-    double load = 0;           // check: sum of count x rate
-    double fastest = 0;        // check: the largest rate of its users
+    bool dirty = false;            // its users changed since the last solve
+    uint64_t s_stamp = 0;          // in the re-solved set S of the current solve
+    uint64_t fill_stamp = 0;       // remaining / active set up for the current fill
+    uint64_t heap_stamp = 0;       // a candidate bottleneck of the current fill
+    uint64_t check_stamp = 0;      // load / fastest computed for the current check round
+    double remaining = 0;          // fill: capacity left for the set's unfrozen entries
+    double active = 0;             // fill: multiplicity of the set's unfrozen entries
+    int outside = 0;               // fill: users outside the set
+    double cap_sum = 0;            // fill: what the set's users could take at most (their caps)
+    double set_load = 0;           // fill: the set's users' committed load
+    int set_users = 0;             // fill: users in the set
+    double trial_load = 0;         // check: sum of count x trial rate
+    double trial_fastest = 0;      // check: the largest trial rate of its users
+    bool committed_valid = false;  // load / fastest below hold the committed rates' figures
+    double load = 0;               // committed: sum of count x rate
+    double fastest = 0;            // committed: the largest rate of its users
   };
   mutable std::vector<Scratch> scratch_;
   mutable std::vector<uint64_t> frozen_;  // fill: == fill epoch: in the set, not frozen yet
   mutable uint64_t fill_epoch_ = 0;
   mutable uint64_t check_epoch_ = 0;
-  mutable std::vector<ResourceId> fill_resources_;
+  mutable std::vector<ResourceId> fill_resources_;      // the fill's candidate bottlenecks
+  mutable std::vector<ResourceId> fill_all_resources_;  // every resource of the set's paths
+  // The committed load and fastest user of r, recomputed when a user's rate or count changed.
+  const Scratch& committed(ResourceId r) const;
   mutable std::vector<EntryId> fill_capped_;
   std::vector<double> trial_;
   std::vector<int> bottleneck_;  // per entry: the resource that held it at the last check (-1: its cap)
@@ -152,7 +166,7 @@ class FlowSolver {
   std::vector<ResourceId> solve_resources_;
   std::vector<EntryId> solve_entries_;
   std::vector<EntryId> changed_;
-  Stats stats_;
+  mutable Stats stats_;  // counted in const fills too
 };
 
 }  // namespace t3sim::core

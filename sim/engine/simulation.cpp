@@ -104,11 +104,16 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     sg4::create_full_zone("t3sim")->seal();  // SimGrid runs only with a platform; the solver needs no more
     SolverTransport transport(cost, resources);
     outcome = interpret(cost, workload, transport, engine);
+    // Diagnostic (stderr, so outputs stay byte-identical): how much work the solver did.
     if (std::getenv("T3SIM_SOLVER_STATS") != nullptr) {
-      const auto& st = transport.solver().stats();
-      std::fprintf(stderr, "solves %llu entries_solved %llu rounds %llu changes %llu\n", (unsigned long long)st.solves,
-                   (unsigned long long)st.entries_solved, (unsigned long long)st.rounds,
-                   (unsigned long long)st.rate_changes);
+      const core::FlowSolver::Stats& st = transport.solver().stats();
+      std::fprintf(stderr,
+                   "solver: %llu solves, %llu rounds, %llu entries re-solved, %llu rate changes, %llu fill users, "
+                   "%llu check users, %llu full checks\n",
+                   static_cast<unsigned long long>(st.solves), static_cast<unsigned long long>(st.rounds),
+                   static_cast<unsigned long long>(st.entries_solved), static_cast<unsigned long long>(st.rate_changes),
+                   static_cast<unsigned long long>(st.fill_users), static_cast<unsigned long long>(st.check_users),
+                   static_cast<unsigned long long>(st.checks));
     }
   } else {
     PlatformBuilder platform(machine, profile, placement, resources);
