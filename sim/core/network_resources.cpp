@@ -2,10 +2,8 @@
 
 namespace t3sim::core {
 
-std::vector<LinkId> DimensionOrderRouting::links(int src_node, int dst_node) const {
-  std::vector<LinkId> out;
-  for (const Hop& h : router_.route(src_node, dst_node)) out.push_back(h.link);
-  return out;
+void DimensionOrderRouting::append_links(int src_node, int dst_node, std::vector<LinkId>& out) const {
+  router_.for_each_hop(src_node, dst_node, [&out](const Hop& h) { out.push_back(h.link); });
 }
 
 NetworkResources::NetworkResources(const MachineSpec& machine, const JobPlacement& placement)
@@ -31,14 +29,13 @@ std::string NetworkResources::name(ResourceId r) const {
 const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe) {
   const int a = placement_.node_of(src_pe);
   const int b = placement_.node_of(dst_pe);
-  const long long key = static_cast<long long>(a) * nodes_ + b;
-  auto it = paths_.find(key);
-  if (it != paths_.end()) return it->second;
-  std::vector<ResourceId> p;
-  p.push_back(a);
-  for (LinkId l : routing_->links(a, b)) p.push_back(2 * nodes_ + l);
-  p.push_back(nodes_ + b);
-  return paths_.emplace(key, std::move(p)).first->second;
+  path_.clear();
+  path_.push_back(a);
+  const size_t first_link = path_.size();
+  routing_->append_links(a, b, path_);
+  for (size_t i = first_link; i < path_.size(); ++i) path_[i] += 2 * nodes_;  // link id -> resource id
+  path_.push_back(nodes_ + b);
+  return path_;
 }
 
 std::vector<ResourceId> NetworkResources::existing() const {

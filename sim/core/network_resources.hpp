@@ -5,7 +5,6 @@
 #pragma once
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/core/flow_solver.hpp"
@@ -25,7 +24,9 @@ class NetworkResources {
   double capacity(ResourceId r) const;
   // "inject.n3", "eject.n3", or the link's name ("n12.y-").
   std::string name(ResourceId r) const;
-  // The resources a flow from job PE src to job PE dst crosses (src != dst), cached per node pair.
+  // The resources a flow from job PE src to job PE dst crosses (src != dst). Computed at each call
+  // (a route is a few dozen operations; a cache of every pair cost more memory than it saved time);
+  // the reference stays valid until the next call.
   const std::vector<ResourceId>& path(int src_pe, int dst_pe);
   // Every resource that exists (links of rings of size 1 do not), in id order.
   std::vector<ResourceId> existing() const;
@@ -36,7 +37,7 @@ class NetworkResources {
   std::unique_ptr<Routing> routing_;
   int nodes_;
   int link_bound_;
-  std::unordered_map<long long, std::vector<ResourceId>> paths_;
+  std::vector<ResourceId> path_;
 };
 
 }  // namespace t3sim::core

@@ -14,19 +14,7 @@ Direction Router::direction(int a_coord, int b_coord, int dim) const {
 
 std::vector<Hop> Router::route(int src_node, int dst_node) const {
   std::vector<Hop> hops;
-  int at = src_node;
-  const Coord dst = torus_.coord(dst_node);
-  for (int dim : order_) {
-    int here = torus_.coord(at)[dim];
-    if (here == dst[dim]) continue;
-    const Direction dir = direction(here, dst[dim], dim);
-    while (here != dst[dim]) {
-      const int next = torus_.neighbor(at, dim, dir);
-      hops.push_back({Torus::link_id(at, dim, dir), at, next});
-      at = next;
-      here = torus_.coord(at)[dim];
-    }
-  }
+  for_each_hop(src_node, dst_node, [&hops](const Hop& h) { hops.push_back(h); });
   return hops;
 }
 

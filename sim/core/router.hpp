@@ -23,6 +23,25 @@ class Router {
 
   // Hops from src to dst node (empty when src == dst). Length = sum of ring distances.
   std::vector<Hop> route(int src_node, int dst_node) const;
+  // Calls visit(hop) for each hop of route(src_node, dst_node), in order, without building a vector.
+  template <class Visit>
+  void for_each_hop(int src_node, int dst_node, Visit&& visit) const {
+    Coord at = torus_.coord(src_node);
+    const Coord dst = torus_.coord(dst_node);
+    int node = src_node;
+    for (int dim : order_) {
+      if (at[dim] == dst[dim]) continue;
+      const Direction dir = direction(at[dim], dst[dim], dim);
+      const int k = torus_.dims()[dim];
+      const int step = dir == Direction::Plus ? 1 : k - 1;
+      while (at[dim] != dst[dim]) {
+        at[dim] = (at[dim] + step) % k;
+        const int next = torus_.node_id(at);
+        visit(Hop{Torus::link_id(node, dim, dir), node, next});
+        node = next;
+      }
+    }
+  }
   int hop_count(int src_node, int dst_node) const;
   // Direction taken along dim from coordinate a to b (only meaningful when a != b).
   Direction direction(int a_coord, int b_coord, int dim) const;

@@ -12,14 +12,14 @@ namespace t3sim::core {
 class Routing {
  public:
   virtual ~Routing() = default;
-  // Links from src_node to dst_node (empty when they are the same node).
-  virtual std::vector<LinkId> links(int src_node, int dst_node) const = 0;
+  // Appends the links from src_node to dst_node to `out` (none when they are the same node).
+  virtual void append_links(int src_node, int dst_node, std::vector<LinkId>& out) const = 0;
 };
 
 class DimensionOrderRouting : public Routing {
  public:
   explicit DimensionOrderRouting(Router router) : router_(std::move(router)) {}
-  std::vector<LinkId> links(int src_node, int dst_node) const override;
+  void append_links(int src_node, int dst_node, std::vector<LinkId>& out) const override;
 
  private:
   Router router_;
