@@ -1,10 +1,11 @@
 // A calendar of callbacks by simulated time: the closed-form transport's whole clock, and the solver
 // transport's own queue under SimGrid's clock. Events due at the same time run in the order they
-// were scheduled (a sequence number breaks ties), so runs are deterministic.
+// were scheduled (a sequence number breaks ties), so runs are deterministic. The heap holds small
+// records (time, sequence, slot); the callbacks stay in slots, so sifting moves no std::function.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <vector>
 
 namespace t3sim::core {
@@ -13,30 +14,47 @@ class EventCalendar {
  public:
   using Callback = std::function<void()>;
 
-  void schedule(double time, Callback then) { queue_.push({time, seq_++, std::move(then)}); }
-  bool empty() const { return queue_.empty(); }
+  void schedule(double time, Callback then) {
+    int slot;
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+      slots_[static_cast<size_t>(slot)] = std::move(then);
+    } else {
+      slot = static_cast<int>(slots_.size());
+      slots_.push_back(std::move(then));
+    }
+    heap_.push_back({time, seq_++, slot});
+    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+  }
+  bool empty() const { return heap_.empty(); }
   // Time of the earliest event (only when not empty).
-  double next_time() const { return queue_.top().time; }
+  double next_time() const { return heap_.front().time; }
   // Removes and returns the earliest event's callback.
   Callback pop() {
-    Callback c = std::move(const_cast<Event&>(queue_.top()).then);  // moved out just before pop
-    queue_.pop();
+    const int slot = heap_.front().slot;
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    heap_.pop_back();
+    Callback c = std::move(slots_[static_cast<size_t>(slot)]);
+    free_slots_.push_back(slot);
     return c;
   }
-  size_t size() const { return queue_.size(); }
+  size_t size() const { return heap_.size(); }
   // Time and sequence of the earliest event, to merge with another queue that draws its sequence
   // numbers from take_sequence() (the solver transport's completions).
-  uint64_t next_sequence() const { return queue_.top().seq; }
+  uint64_t next_sequence() const { return heap_.front().seq; }
   uint64_t take_sequence() { return seq_++; }
 
  private:
   struct Event {
     double time;
     uint64_t seq;
-    Callback then;
+    int slot;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
+  std::vector<Event> heap_;  // min-heap by (time, seq)
+  std::vector<Callback> slots_;
+  std::vector<int> free_slots_;
   uint64_t seq_ = 0;
 };
 
