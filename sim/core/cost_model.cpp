@@ -43,16 +43,20 @@ double CostModel::bottleneck(int src_pe, int dst_pe) const {
   return bw;
 }
 
+double CostModel::local_copy_time(double bytes) const {
+  return profile_.call_overhead + profile_.local_overhead + bytes / profile_.copy_bandwidth;
+}
+
 double CostModel::uncontended_time(const Op& op) const {
   const auto& p = profile_;
   switch (op.kind) {
     case OpKind::Get:
     case OpKind::Atomic:  // the remote memory does the swap or add; the old value comes back as a get's data
-      if (op.peer == op.pe) return p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth;
+      if (op.peer == op.pe) return local_copy_time(op.bytes);
       return p.call_overhead + latency(op.pe, op.peer) + machine_.network.request_bytes / bottleneck(op.pe, op.peer) +
              latency(op.peer, op.pe) + op.bytes / std::min(bottleneck(op.peer, op.pe), p.get_bandwidth);
     case OpKind::Put:
-      if (op.peer == op.pe) return p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth;
+      if (op.peer == op.pe) return local_copy_time(op.bytes);
       if (!op.complete) return p.call_overhead;
       return p.call_overhead + latency(op.pe, op.peer) +
              op.bytes / std::min(bottleneck(op.pe, op.peer), p.put_bandwidth) + latency(op.peer, op.pe);

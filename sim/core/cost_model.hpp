@@ -29,6 +29,8 @@ class CostModel {
   int hops(int src_pe, int dst_pe) const;
   double latency(int src_pe, int dst_pe) const;
   double bottleneck(int src_pe, int dst_pe) const;
+  // A get or put of `bytes` to the PE's own memory: a copy (the one place this cost is written).
+  double local_copy_time(double bytes) const;
   // Time of one operation alone on the machine (Get, Put with complete=true, Compute).
   double uncontended_time(const Op& op) const;
 

@@ -100,7 +100,7 @@ bool PeInterpreter::start_op(int pe) {
     case OpKind::Atomic:
     case OpKind::Put:
       if (op.peer == pe) {
-        transport_.after(p.call_overhead + p.local_overhead + op.bytes / p.copy_bandwidth, done);
+        transport_.after(cost_.local_copy_time(op.bytes), done);
       } else if (op.kind != OpKind::Put) {  // get or atomic: request out, data back
         const int peer = op.peer;
         const double bytes = op.bytes;
