@@ -315,9 +315,18 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     while (next_cap < capped.size() && frozen_[static_cast<size_t>(capped[next_cap])] != stamp) ++next_cap;
     return next_cap < capped.size() ? entries_[static_cast<size_t>(capped[next_cap])].cap : kNoCap;
   };
-  auto freeze_rest_uncapped = [&] {  // entries with no resource and no cap
-    for (EntryId e : set)
-      if (frozen_[static_cast<size_t>(e)] == stamp) freeze(e, kNoCap, kAtCap);
+  // The next level: the lowest of the next cap and the lowest share. Freezes the entries capped at
+  // it; false (and every entry frozen) when nothing bounds the rest: no resource and no cap.
+  auto start_level = [&](double share_level, double* level, double* limit) {
+    *level = std::min(cap_level(), share_level);
+    if (!std::isfinite(*level)) {
+      for (EntryId e : set)
+        if (frozen_[static_cast<size_t>(e)] == stamp) freeze(e, kNoCap, kAtCap);
+      return false;
+    }
+    *limit = *level * (1 + kTol);
+    freeze_capped(*limit);
+    return true;
   };
 
   {
@@ -335,13 +344,8 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
         share_level = std::min(share_level, s.remaining / s.active);
         ++i;
       }
-      const double level = std::min(cap_level(), share_level);
-      if (!std::isfinite(level)) {
-        freeze_rest_uncapped();
-        break;
-      }
-      const double limit = level * (1 + kTol);
-      freeze_capped(limit);
+      double level, limit;
+      if (!start_level(share_level, &level, &limit)) break;
       for (size_t i = 0; i < touched.size(); ++i) {
         const ResourceId r = touched[i];
         const Scratch& s = scratch_[static_cast<size_t>(r)];
@@ -357,14 +361,8 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   }
   std::make_heap(heap.begin(), heap.end(), std::greater<>());
   while (unfrozen > 0) {
-    const double share_level = current_top() ? heap.front().first : kNoCap;
-    const double level = std::min(cap_level(), share_level);
-    if (!std::isfinite(level)) {
-      freeze_rest_uncapped();
-      break;
-    }
-    const double limit = level * (1 + kTol);
-    freeze_capped(limit);
+    double level, limit;
+    if (!start_level(current_top() ? heap.front().first : kNoCap, &level, &limit)) break;
     // Resources saturated at this level: their unfrozen users run at the level.
     while (current_top() && heap.front().first <= limit) {
       const ResourceId r = heap.front().second;
