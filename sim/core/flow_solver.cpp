@@ -217,6 +217,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
         s.cap_sum = 0;
         s.set_load = 0;
         s.set_users = 0;
+        s.set_fastest = 0;
         all.push_back(r);
       }
       s.active += en.count;
@@ -271,6 +272,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     const Entry& en = entries_[static_cast<size_t>(e)];
     for (ResourceId r : en.path) {
       Scratch& s = scratch_[static_cast<size_t>(r)];
+      s.set_fastest = std::max(s.set_fastest, rate);
       if (s.heap_stamp != stamp) continue;  // not a candidate bottleneck (see above)
       s.remaining -= en.count * rate;
       if (s.remaining < 0) s.remaining = 0;
@@ -396,6 +398,20 @@ bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
       load = c.load;
       fastest = c.fastest;
     } else {
+      // A re-solved resource. The fill left what it knows: a candidate bottleneck's capacity left
+      // (saturated when none is), a pruned one's room to spare (never saturated then), the fastest
+      // re-solved user, and the committed fastest user as a bound on the others. Only when these do
+      // not settle it are the users summed under the trial rates.
+      const double capacity = capacity_[static_cast<size_t>(r)];
+      if (s.heap_stamp == fill_epoch_) {
+        if (s.remaining > capacity * kTol) continue;  // not saturated
+        if (rate >= std::max(s.set_fastest, committed(r).fastest) * (1 - kTol)) {
+          set_bottleneck(e, r);
+          return true;
+        }
+      } else if (s.cap_sum < s.remaining * (1 - kTol)) {
+        continue;  // its users' caps leave it room: not saturated
+      }
       if (s.check_stamp != check_epoch_) {  // under the trial rates, once per check round
         s.check_stamp = check_epoch_;
         s.trial_load = 0;

@@ -133,6 +133,7 @@ class FlowSolver {
     double cap_sum = 0;            // fill: what the set's users could take at most (their caps)
     double set_load = 0;           // fill: the set's users' committed load
     int set_users = 0;             // fill: users in the set
+    double set_fastest = 0;        // fill: the largest rate given to a user in the set
     double trial_load = 0;         // check: sum of count x trial rate
     double trial_fastest = 0;      // check: the largest trial rate of its users
     bool committed_valid = false;  // load / fastest below hold the committed rates' figures

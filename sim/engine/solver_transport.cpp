@@ -61,7 +61,7 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
 
 double SolverTransport::next_time() const {
   double t = calendar_.empty() ? INFINITY : calendar_.next_time();
-  if (!completions_.empty()) t = std::min(t, completions_.front().time);
+  if (!completions_.empty()) t = std::min(t, completions_.top_time());
   return t;
 }
 
@@ -94,14 +94,11 @@ void SolverTransport::on_timer() {
 
 bool SolverTransport::run_next(double t) {
   const bool has_event = !calendar_.empty() && calendar_.next_time() <= t;
-  const bool has_completion = !completions_.empty() && completions_.front().time <= t;
+  const bool has_completion = !completions_.empty() && completions_.top_time() <= t;
   if (has_completion &&
-      (!has_event || calendar_.next_time() > completions_.front().time ||
-       (calendar_.next_time() == completions_.front().time && calendar_.next_sequence() > completions_.front().seq))) {
-    const Completion c = completions_.front();
-    std::pop_heap(completions_.begin(), completions_.end(), std::greater<>());
-    completions_.pop_back();
-    if (entries_[static_cast<size_t>(c.entry)].version == c.version) complete(c.entry, t);
+      (!has_event || calendar_.next_time() > completions_.top_time() ||
+       (calendar_.next_time() == completions_.top_time() && calendar_.next_sequence() > completions_.top_sequence()))) {
+    complete(completions_.top(), t);
     return true;
   }
   if (!has_event) return false;
@@ -124,12 +121,13 @@ void SolverTransport::solve(double now) {
 }
 
 void SolverTransport::schedule(core::EntryId e, double now) {
-  EntryState& s = entries_[static_cast<size_t>(e)];
-  const uint64_t version = ++s.version;
-  if (s.flows.empty() || !(s.rate > 0)) return;  // no progress until its rate changes
+  const EntryState& s = entries_[static_cast<size_t>(e)];
+  if (s.flows.empty() || !(s.rate > 0)) {  // no progress until its rate changes
+    completions_.erase(e);
+    return;
+  }
   const double left = std::max(0.0, s.flows.front().target - s.progress);
-  completions_.push_back({now + left / s.rate, calendar_.take_sequence(), e, version});
-  std::push_heap(completions_.begin(), completions_.end(), std::greater<>());
+  completions_.set(e, now + left / s.rate, calendar_.take_sequence());
 }
 
 void SolverTransport::complete(core::EntryId e, double now) {
@@ -146,8 +144,8 @@ void SolverTransport::complete(core::EntryId e, double now) {
     solver_.remove_flow(e);
   }
   dirty_ = true;
-  ++s.version;
-  if (solver_.alive(e)) schedule(e, now);  // the next flow at the current rate, until the solve
+  schedule(e, now);  // the next flow at the current rate, until the solve (or none)  // the next flow at the current
+                     // rate, until the solve
   for (int id : done) {
     Callback then = std::move(callbacks_[static_cast<size_t>(id)]);
     free_flows_.push_back(id);

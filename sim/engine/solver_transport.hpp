@@ -16,6 +16,7 @@
 #include "sim/core/cost_model.hpp"
 #include "sim/core/event_calendar.hpp"
 #include "sim/core/flow_solver.hpp"
+#include "sim/core/indexed_heap.hpp"
 #include "sim/core/network_resources.hpp"
 #include "sim/core/transport.hpp"
 
@@ -46,18 +47,9 @@ class SolverTransport : public core::Transport {
     double progress = 0;  // bytes moved by each of its flows since the entry was made, at `since`
     double since = 0;
     double rate = 0;             // bytes/s per flow since `since`
-    uint64_t version = 0;        // bumped when its completion event moves (never reset: ids are reused)
     std::vector<Waiting> flows;  // min-heap by target
     void advance(double now);
   };
-  struct Completion {  // an entry's earliest end; stale when the entry's version moved on
-    double time;
-    uint64_t seq;
-    core::EntryId entry;
-    uint64_t version;
-    bool operator>(const Completion& o) const { return time != o.time ? time > o.time : seq > o.seq; }
-  };
-
   void arm();
   void on_timer();
   bool run_next(double t);  // runs the earliest due event of either queue; false when none is due
@@ -70,9 +62,9 @@ class SolverTransport : public core::Transport {
   core::NetworkResources& resources_;
   core::FlowSolver solver_;
   core::EventCalendar calendar_;
-  std::vector<Completion> completions_;  // min-heap
-  std::vector<EntryState> entries_;      // by solver entry id
-  std::vector<Callback> callbacks_;      // by flow id
+  core::IndexedHeap completions_;    // each entry's earliest end, moved in place when its rate changes
+  std::vector<EntryState> entries_;  // by solver entry id
+  std::vector<Callback> callbacks_;  // by flow id
   std::vector<int> free_flows_;
   std::vector<core::EntryId> joined_;  // entries that gained a flow since the last solve
   bool in_timer_ = false;
