@@ -21,8 +21,10 @@
 #include "sim/core/flow_solver.hpp"
 #include "sim/core/router.hpp"
 #include "sim/core/torus.hpp"
+#include "tests/torus_flow_system.hpp"
 
 using namespace t3sim::core;
+namespace testing_support = t3sim::testing_support;
 namespace sg4 = simgrid::s4u;
 
 namespace {
@@ -35,39 +37,16 @@ struct Flow {
   double cap = FlowSolver::kNoCap;
 };
 
-// As in tests/unit/flow_solver_test.cpp: t3sim's platform as solver resources (inject.nN, eject.nN,
-// one per directed torus link) and its routes (injection, dimension-order hops, ejection).
-class TorusSystem {
- public:
-  TorusSystem(FlowSolver& solver, Coord dims, int pes_per_node, double link, double inject, double eject)
-      : router_(Torus(dims), {0, 1, 2}, TieRule::Plus), pes_per_node_(pes_per_node) {
-    const Torus& torus = router_.torus();
-    for (int n = 0; n < torus.node_count(); ++n) {
-      inject_.push_back(solver.add_resource(inject));
-      eject_.push_back(solver.add_resource(eject));
-    }
-    link_.assign(static_cast<size_t>(torus.link_id_bound()), -1);
-    for (int n = 0; n < torus.node_count(); ++n)
-      for (int dim = 0; dim < 3; ++dim)
-        for (Direction dir : {Direction::Plus, Direction::Minus})
-          if (torus.has_links(dim)) link_[static_cast<size_t>(Torus::link_id(n, dim, dir))] = solver.add_resource(link);
-  }
-
-  int pe_count() const { return router_.torus().node_count() * pes_per_node_; }
-
-  std::vector<ResourceId> path(int src_pe, int dst_pe) const {
-    const int src = src_pe / pes_per_node_, dst = dst_pe / pes_per_node_;
-    std::vector<ResourceId> p{inject_[static_cast<size_t>(src)]};
-    for (const Hop& h : router_.route(src, dst)) p.push_back(link_[static_cast<size_t>(h.link)]);
-    p.push_back(eject_[static_cast<size_t>(dst)]);
-    return p;
-  }
-
- private:
-  Router router_;
-  int pes_per_node_;
-  std::vector<ResourceId> inject_, eject_, link_;
-};
+// t3sim's platform as solver resources and routes (tests/torus_flow_system.hpp), dimension order x, y, z.
+testing_support::TorusFlowSystem torus_system(FlowSolver& solver, Coord dims, int pes_per_node, double link,
+                                              double inject, double eject) {
+  return testing_support::TorusFlowSystem(solver, dims, pes_per_node, {0, 1, 2}, TieRule::Plus,
+                                          [&](testing_support::ResourceKind kind) {
+                                            return kind == testing_support::ResourceKind::Inject  ? inject
+                                                   : kind == testing_support::ResourceKind::Eject ? eject
+                                                                                                  : link;
+                                          });
+}
 
 double random_cap(std::mt19937_64& rng) {
   const double r = std::uniform_real_distribution<double>(0, 1)(rng);
@@ -171,7 +150,7 @@ void expect_same_rates(FlowSolver& solver, const std::vector<Flow>& flows, int e
 // 64 random flows with random caps on a T3E-like 4x4x4 (payload link rate 480 MB/s, slower interfaces).
 TEST(FlowSolverSimGrid, Torus4x4x4RandomFlowsWithCaps) {
   FlowSolver solver;
-  const TorusSystem system(solver, {4, 4, 4}, 1, 480e6, 350e6, 400e6);
+  const testing_support::TorusFlowSystem system = torus_system(solver, {4, 4, 4}, 1, 480e6, 350e6, 400e6);
   std::mt19937_64 rng(4401);
   std::vector<Flow> flows;
   for (int i = 0; i < 64; ++i) {
@@ -185,7 +164,7 @@ TEST(FlowSolverSimGrid, Torus4x4x4RandomFlowsWithCaps) {
 // Duplicates: the solver holds them as one entry with a multiplicity, SimGrid as separate flows.
 TEST(FlowSolverSimGrid, Torus2x2x2Duplicates) {
   FlowSolver solver;
-  const TorusSystem system(solver, {2, 2, 2}, 1, 300e6, 480e6, 400e6);
+  const testing_support::TorusFlowSystem system = torus_system(solver, {2, 2, 2}, 1, 300e6, 480e6, 400e6);
   std::mt19937_64 rng(2202);
   std::vector<Flow> flows;
   for (int i = 0; i < 40; ++i) {
@@ -203,7 +182,7 @@ TEST(FlowSolverSimGrid, Torus2x2x2Duplicates) {
 // T3D-like: two PEs per node share its injection and ejection resources (link 300 MB/s, slower NIC).
 TEST(FlowSolverSimGrid, T3dTwoPesPerNode) {
   FlowSolver solver;
-  const TorusSystem system(solver, {4, 2, 2}, 2, 300e6, 200e6, 250e6);
+  const testing_support::TorusFlowSystem system = torus_system(solver, {4, 2, 2}, 2, 300e6, 200e6, 250e6);
   std::mt19937_64 rng(3203);
   std::vector<Flow> flows;
   for (int pe = 0; pe < system.pe_count(); ++pe) {  // each PE puts to one random peer, and gets from another
@@ -219,7 +198,7 @@ TEST(FlowSolverSimGrid, T3dTwoPesPerNode) {
 // interface), over random background traffic that crosses the hot spot's links.
 TEST(FlowSolverSimGrid, HotSpot) {
   FlowSolver solver;
-  const TorusSystem system(solver, {4, 4, 4}, 2, 300e6, 200e6, 250e6);
+  const testing_support::TorusFlowSystem system = torus_system(solver, {4, 4, 4}, 2, 300e6, 200e6, 250e6);
   std::mt19937_64 rng(6404);
   std::vector<Flow> flows;
   for (int pe = 1; pe < system.pe_count(); ++pe)

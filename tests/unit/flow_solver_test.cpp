@@ -19,8 +19,10 @@
 #include "sim/core/flow_solver.hpp"
 #include "sim/core/router.hpp"
 #include "sim/core/torus.hpp"
+#include "tests/torus_flow_system.hpp"
 
 using namespace t3sim::core;
+namespace testing_support = t3sim::testing_support;
 
 namespace {
 
@@ -299,52 +301,25 @@ struct MachineShape {
   Capacities capacities = Capacities::Fixed;
 };
 
-// The solver's view of a machine: resources as t3sim's platform has links (inject.nN, eject.nN, one per
-// directed torus link), paths as its routes (injection, dimension-order hops, ejection).
-class TorusSystem {
- public:
-  TorusSystem(FlowSolver& solver, const MachineShape& shape, Coord order, TieRule tie, std::mt19937_64& rng)
-      : router_(Torus(shape.dims), order, tie), pes_per_node_(shape.pes_per_node) {
-    const Torus& torus = router_.torus();
-    auto capacity = [&](double given) {
-      switch (shape.capacities) {
-        case Capacities::Random:
-          return std::uniform_real_distribution<double>(50e6, 600e6)(rng);
-        case Capacities::NearTies:
-          return given * (1 + static_cast<double>(rng() % 5) * 0.3 * FlowSolver::kRelativeTolerance);
-        case Capacities::Fixed:
-          break;
-      }
-      return given;
-    };
-    for (int n = 0; n < torus.node_count(); ++n) {
-      inject_.push_back(solver.add_resource(capacity(shape.inject)));
-      eject_.push_back(solver.add_resource(capacity(shape.eject)));
+// The solver's view of a machine (tests/torus_flow_system.hpp), with the shape's capacities.
+testing_support::TorusFlowSystem make_system(FlowSolver& solver, const MachineShape& shape, Coord order, TieRule tie,
+                                             std::mt19937_64& rng) {
+  auto capacity = [&](testing_support::ResourceKind kind) {
+    const double given = kind == testing_support::ResourceKind::Inject  ? shape.inject
+                         : kind == testing_support::ResourceKind::Eject ? shape.eject
+                                                                        : shape.link;
+    switch (shape.capacities) {
+      case Capacities::Random:
+        return std::uniform_real_distribution<double>(50e6, 600e6)(rng);
+      case Capacities::NearTies:
+        return given * (1 + static_cast<double>(rng() % 5) * 0.3 * FlowSolver::kRelativeTolerance);
+      case Capacities::Fixed:
+        break;
     }
-    link_.assign(static_cast<size_t>(torus.link_id_bound()), -1);
-    for (int n = 0; n < torus.node_count(); ++n)
-      for (int dim = 0; dim < 3; ++dim)
-        for (Direction dir : {Direction::Plus, Direction::Minus})
-          if (torus.has_links(dim))
-            link_[static_cast<size_t>(Torus::link_id(n, dim, dir))] = solver.add_resource(capacity(shape.link));
-  }
-
-  int pe_count() const { return router_.torus().node_count() * pes_per_node_; }
-  int node_of(int pe) const { return pe / pes_per_node_; }
-
-  std::vector<ResourceId> path(int src_pe, int dst_pe) const {
-    const int src = node_of(src_pe), dst = node_of(dst_pe);
-    std::vector<ResourceId> p{inject_[static_cast<size_t>(src)]};
-    for (const Hop& h : router_.route(src, dst)) p.push_back(link_[static_cast<size_t>(h.link)]);
-    p.push_back(eject_[static_cast<size_t>(dst)]);
-    return p;
-  }
-
- private:
-  Router router_;
-  int pes_per_node_;
-  std::vector<ResourceId> inject_, eject_, link_;
-};
+    return given;
+  };
+  return testing_support::TorusFlowSystem(solver, shape.dims, shape.pes_per_node, order, tie, capacity);
+}
 
 enum class Traffic { Uniform, HotSpot, Neighbour };
 
@@ -368,7 +343,7 @@ class RandomSequence {
         rng_(seed),
         order_(random_order(rng_)),
         tie_(rng_() % 2 ? TieRule::Plus : TieRule::Minus),
-        system_(solver_, sc.shape, order_, tie_, rng_) {
+        system_(make_system(solver_, sc.shape, order_, tie_, rng_)) {
     const int mode = static_cast<int>(rng_() % 3);
     traffic_ = static_cast<Traffic>(mode);
     const int hot = 1 + static_cast<int>(rng_() % 3);
@@ -596,7 +571,7 @@ class RandomSequence {
   Coord order_;  // the routes' dimension order and tie rule (members: initialised in this order)
   TieRule tie_;
   FlowSolver solver_;
-  TorusSystem system_;
+  testing_support::TorusFlowSystem system_;
   Traffic traffic_;
   std::vector<int> hot_pes_;
   int batch_ = 0;
@@ -661,7 +636,7 @@ Trace record(const Scenario& sc, uint64_t seed) {
   Trace t;
   std::mt19937_64 rng(seed);
   FlowSolver s;
-  const TorusSystem system(s, sc.shape, {0, 1, 2}, TieRule::Plus, rng);
+  const testing_support::TorusFlowSystem system = make_system(s, sc.shape, {0, 1, 2}, TieRule::Plus, rng);
   std::vector<EntryId> live;
   auto snapshot = [&] {
     t.changed.push_back(s.solve());
