@@ -9,8 +9,9 @@
 namespace t3sim::calib {
 
 double predicted_duration(const core::RunResult& run, const std::string& label, double bytes) {
+  const core::NameId id = run.labels.find(label);
   for (const auto& r : run.records)
-    if (r.label == label && r.bytes == bytes) return r.duration();
+    if (r.label == id && r.bytes == bytes) return r.duration();
   throw std::runtime_error("run of '" + run.workload + "' has no record '" + label + "' of " +
                            std::to_string(static_cast<long long>(bytes)) + " bytes");
 }

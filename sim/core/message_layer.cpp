@@ -103,29 +103,30 @@ std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& pr
 // Emits the operations of one PE's program.
 class Emitter {
  public:
-  Emitter(int pe, double eager_threshold, std::vector<Op>& out) : pe_(pe), eager_(eager_threshold), out_(out) {}
+  Emitter(int pe, double eager_threshold, std::vector<Op>& out, InternTable& flags)
+      : pe_(pe), eager_(eager_threshold), out_(out), flags_(flags) {}
 
   void send_start(const Call& c, double bytes) {
-    add(c, OpKind::Overhead, -1, 0, "");
+    add(c, OpKind::Overhead, -1, 0, kNoName);
     if (bytes <= eager_)
-      add(c, OpKind::Put, c.peer, std::max(bytes, kControlBytes), channel_flag("eager", pe_, c.tag));
+      add(c, OpKind::Put, c.peer, std::max(bytes, kControlBytes), channel("eager", pe_, c.tag));
     else
-      add(c, OpKind::Put, c.peer, kControlBytes, channel_flag("rts", pe_, c.tag));
+      add(c, OpKind::Put, c.peer, kControlBytes, channel("rts", pe_, c.tag));
   }
   // `site`: the call the operations are reported under (the wait that completes a request, or the
   // blocking call itself): time in a wait shows as the wait's, as an MPI profile shows it.
   void send_finish(const Call& c, double bytes, const Call& site) {
-    if (bytes > eager_) add(site, OpKind::Wait, -1, 0, channel_flag("done", c.peer, c.tag));
+    if (bytes > eager_) add(site, OpKind::Wait, -1, 0, channel("done", c.peer, c.tag));
   }
   void receive(const Matched& m, const Call& site) {
     if (m.bytes <= eager_) {
-      add(site, OpKind::Wait, -1, 0, channel_flag("eager", m.source, m.tag));
-      if (m.bytes > 0) add(site, OpKind::Get, pe_, m.bytes, "");  // out of the eager buffer
+      add(site, OpKind::Wait, -1, 0, channel("eager", m.source, m.tag));
+      if (m.bytes > 0) add(site, OpKind::Get, pe_, m.bytes, kNoName);  // out of the eager buffer
       return;
     }
-    add(site, OpKind::Wait, -1, 0, channel_flag("rts", m.source, m.tag));
-    add(site, OpKind::Get, m.source, m.bytes, "");
-    add(site, OpKind::Put, m.source, kControlBytes, channel_flag("done", pe_, m.tag));
+    add(site, OpKind::Wait, -1, 0, channel("rts", m.source, m.tag));
+    add(site, OpKind::Get, m.source, m.bytes, kNoName);
+    add(site, OpKind::Put, m.source, kControlBytes, channel("done", pe_, m.tag));
   }
   // A SHMEM operation of the program, reported under its call's label, line and measurement.
   void passthrough(const Call& c) {
@@ -138,7 +139,8 @@ class Emitter {
   }
 
  private:
-  void add(const Call& c, OpKind kind, int peer, double bytes, const std::string& flag) {
+  NameId channel(const char* what, int pe, int tag) { return flags_.intern(channel_flag(what, pe, tag)); }
+  void add(const Call& c, OpKind kind, int peer, double bytes, NameId flag) {
     // pattern_op: puts of the layer go on in the background; their flags say when they land
     out_.push_back(pattern_op(kind, pe_, peer, bytes, flag, c.label, c.iteration));
     out_.back().step = c.line;
@@ -146,16 +148,18 @@ class Emitter {
   int pe_;
   double eager_;
   std::vector<Op>& out_;
+  InternTable& flags_;
 };
 
 }  // namespace
 
-std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold) {
+std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
+                                InternTable& flags) {
   const std::vector<std::vector<Matched>> matched = match(programs);
   std::vector<Op> ops;
   for (size_t pe = 0; pe < programs.size(); ++pe) {
     const std::vector<Call>& program = programs[pe];
-    Emitter emit(static_cast<int>(pe), eager_threshold, ops);
+    Emitter emit(static_cast<int>(pe), eager_threshold, ops, flags);
     std::map<int, size_t> pending;  // request -> index of its isend/irecv, in request order
     auto is_rendezvous_send = [&](size_t i) {
       return program[i].kind == Call::Kind::Send && matched[pe][i].bytes > eager_threshold;

@@ -44,12 +44,13 @@ struct Call {
   int peer = -1;  // Send: destination; Recv: source
   double bytes = 0;
   int tag = 0;
-  bool blocking = true;  // Send/Recv: false for isend/irecv, which create a request
-  int request = -1;      // isend/irecv: the request's number on its PE (0, 1, ...); WaitRequest: the one waited for
-  std::string label;     // reported name of the operations it expands into ("send", "bcast", ...)
-  int line = 0;          // where it was written: line of the trace (1-based)
-  int file = 0;          // index of the trace file it comes from (traces may be split per PE)
-  int iteration = 0;     // measurement (size index)
+  bool blocking = true;    // Send/Recv: false for isend/irecv, which create a request
+  int request = -1;        // isend/irecv: the request's number on its PE (0, 1, ...); WaitRequest: the one waited for
+  NameId label = kNoName;  // reported name of the operations it expands into ("send", "bcast", ...): an id in
+                           // the labels of the workload the calls become
+  int line = 0;            // where it was written: line of the trace (1-based)
+  int file = 0;            // index of the trace file it comes from (traces may be split per PE)
+  int iteration = 0;       // measurement (size index)
 };
 
 // A call that cannot be replayed: an unmatched send or receive, a receive smaller than its message,
@@ -74,8 +75,10 @@ constexpr double kControlBytes = 8;
 constexpr int kAnySource = -1;
 constexpr int kAnyTag = -2147483647 - 1;  // a request or acknowledgement of the rendezvous: one signalled word
 
-// Expands every PE's calls (programs[pe]) into SHMEM operations, PE by PE in program order.
+// Expands every PE's calls (programs[pe]) into SHMEM operations, PE by PE in program order, interning
+// the layer's flags ("mp.eager s t", ...) into `flags`, the table the Shmem calls' own flags are in.
 // Throws MessageError for the first call that cannot be matched.
-std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold);
+std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
+                                InternTable& flags);
 
 }  // namespace t3sim::core

@@ -6,9 +6,10 @@
 
 namespace t3sim::core {
 
-// `where` names what Op::step counts: "step" (a workload file's steps) or "line" (a trace's lines).
-inline std::string describe_op(const Op& op, const std::string& where) {
-  return std::string(op_kind_name(op.kind)) + (op.flag.empty() ? "" : " for flag '" + op.flag + "'") +
+// `where` names what Op::step counts: "step" (a workload file's steps) or "line" (a trace's lines);
+// `flags` is the workload's table of Op::flag names.
+inline std::string describe_op(const Op& op, const std::string& where, const InternTable& flags) {
+  return std::string(op_kind_name(op.kind)) + (op.flag == kNoName ? "" : " for flag '" + flags.name(op.flag) + "'") +
          (op.peer >= 0 ? " with PE " + std::to_string(op.peer) : "") + " (" + where + " " + std::to_string(op.step) +
          ")";
 }

@@ -31,15 +31,9 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
     pes_[pe].program = std::move(programs[pe]);
     records_[pe].reserve(pes_[pe].program.size());  // one record per operation
   }
-  flag_of_op_.reserve(workload.ops.size());
-  for (const Op& op : workload.ops) flag_of_op_.push_back(op.flag.empty() ? -1 : flag_id(op.flag));
   for (size_t j = 0; j < workload.job_first_pe.size(); ++j)
     jobs_.push_back({workload.job_first_pe[j], workload.job_size(static_cast<int>(j)), 0});
   for (int pe = 0; pe < workload.pes; ++pe) job_of_.push_back(workload.job_of(pe));
-}
-
-int PeInterpreter::flag_id(const std::string& name) {
-  return flag_ids_.emplace(name, static_cast<int>(flag_ids_.size())).first->second;
 }
 
 void PeInterpreter::start() {
@@ -92,7 +86,6 @@ bool PeInterpreter::start_op(int pe) {
     return false;
   }
   const Op& op = op_at(s);
-  const int op_flag = flag_of_op_[s.program[s.next]];
   const SoftwareProfile& p = cost_.profile();
   auto done = [this, pe] { complete_op(pe); };
   switch (op.kind) {
@@ -115,7 +108,7 @@ bool PeInterpreter::start_op(int pe) {
         const int dst = op.peer;
         const double bytes = op.bytes;
         const int iteration = op.iteration;
-        const int flag = op_flag;
+        const NameId flag = op.flag;
         const bool blocking = op.complete;
         transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, done] {
           if (!blocking) {
@@ -132,7 +125,7 @@ bool PeInterpreter::start_op(int pe) {
       s.in_quiet = true;
       return false;
     case OpKind::Wait: {
-      const int flag = op_flag;
+      const NameId flag = op.flag;
       auto it = s.signalled.find(flag);
       if (it != s.signalled.end() && it->second > 0) {
         --it->second;
@@ -158,8 +151,8 @@ bool PeInterpreter::start_op(int pe) {
   return false;
 }
 
-void PeInterpreter::put_delivered(int src, int dst, int flag, bool blocking) {
-  if (flag >= 0) signal(dst, flag);
+void PeInterpreter::put_delivered(int src, int dst, NameId flag, bool blocking) {
+  if (flag != kNoName) signal(dst, flag);
   transport_.after(cost_.latency(dst, src), [this, src, blocking] {  // the delivery acknowledgement
     if (blocking) return complete_op(src);
     Pe& s = pes_[static_cast<size_t>(src)];
@@ -170,10 +163,10 @@ void PeInterpreter::put_delivered(int src, int dst, int flag, bool blocking) {
   });
 }
 
-void PeInterpreter::signal(int pe, int flag) {
+void PeInterpreter::signal(int pe, NameId flag) {
   Pe& s = pes_[static_cast<size_t>(pe)];
   if (s.waiting_flag == flag) {
-    s.waiting_flag = -1;
+    s.waiting_flag = kNoName;
     transport_.after(0, [this, pe] { complete_op(pe); });
   } else {
     ++s.signalled[flag];
@@ -196,7 +189,7 @@ std::string PeInterpreter::stuck() const {
   for (size_t pe = 0; pe < pes_.size(); ++pe) {
     const Pe& s = pes_[pe];
     if (s.finished) continue;
-    out += stuck_line(pe, s.next < s.program.size() ? describe_op(op_at(s), step_unit_) : kFinalQuiet);
+    out += stuck_line(pe, s.next < s.program.size() ? describe_op(op_at(s), step_unit_, workload_.flags) : kFinalQuiet);
   }
   return out;
 }

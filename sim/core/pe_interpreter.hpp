@@ -16,7 +16,6 @@
 #pragma once
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/core/cost_model.hpp"
@@ -52,8 +51,8 @@ class PeInterpreter {
     int in_flight = 0;              // non-blocking puts not yet acknowledged
     bool in_quiet = false;          // blocked until in_flight is 0
     bool finished = false;
-    int waiting_flag = -1;         // blocked in wait on this flag (interned id) when >= 0
-    std::map<int, int> signalled;  // flag id -> signals not yet consumed
+    NameId waiting_flag = kNoName;    // blocked in wait on this flag (Workload::flags id) unless kNoName
+    std::map<NameId, int> signalled;  // flag id -> signals not yet consumed
   };
   struct Job {
     int first_pe = 0;
@@ -61,15 +60,14 @@ class PeInterpreter {
     int arrived = 0;
   };
 
-  int flag_id(const std::string& name);
   // The path latency, then a flow of `bytes` (recorded as a transfer when iteration >= 0), then `then`.
   void transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then);
   void advance(int pe);   // runs the PE's operations until one has to wait
   bool start_op(int pe);  // true when the operation finished at once
   void complete_op(int pe);
   void record(int pe);
-  void put_delivered(int src, int dst, int flag, bool blocking);
-  void signal(int pe, int flag);
+  void put_delivered(int src, int dst, NameId flag, bool blocking);
+  void signal(int pe, NameId flag);
 
   const CostModel& cost_;
   Transport& transport_;
@@ -77,8 +75,6 @@ class PeInterpreter {
   const Op& op_at(const Pe& s) const { return workload_.ops[s.program[s.next]]; }
 
   const Workload& workload_;
-  std::vector<int> flag_of_op_;  // per op of the workload: its flag, interned (-1: none)
-  std::unordered_map<std::string, int> flag_ids_;
   std::vector<Job> jobs_;
   std::vector<int> job_of_;
   std::vector<std::vector<OpRecord>> records_;

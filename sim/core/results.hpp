@@ -7,10 +7,11 @@
 
 namespace t3sim::core {
 
+// 48 bytes: the label is an id in RunResult::labels.
 struct OpRecord {
   int step = 0;
   int iteration = 0;
-  std::string label;
+  NameId label = kNoName;
   OpKind kind = OpKind::Get;
   int pe = 0;
   int peer = -1;
@@ -39,6 +40,7 @@ struct RunResult {
   double makespan = 0;              // s: when the last PE finished (outstanding puts delivered and acknowledged)
   int swap_iterations = 0;          // from the workload: > 0 when the run is a swap pattern
   std::vector<OpRecord> records;    // sorted by (pe, start, step) for deterministic output
+  InternTable labels;               // the names of OpRecord::label (the workload's label table)
   std::vector<Transfer> transfers;  // sorted by (start, src, dst, end)
   std::string placement;            // how the job's PEs were placed
 };

@@ -38,7 +38,8 @@ struct SwapSpec {
 constexpr const char* kSwapLabel = "swap";
 constexpr double kFlagBytes = 8;
 
-// Appends one measurement of `bytes`: a barrier, then `iterations` swaps on every pair.
-void append_swap_measurement(std::vector<Op>& ops, const SwapSpec& spec, double bytes, int size_index);
+// Appends one measurement of `bytes` to w.ops: a barrier, then `iterations` swaps on every pair; its
+// flag and label names are interned into w.flags and w.labels.
+void append_swap_measurement(Workload& w, const SwapSpec& spec, double bytes, int size_index);
 
 }  // namespace t3sim::core

@@ -13,8 +13,9 @@ SwapStatistics swap_statistics(const RunResult& run, int iterations) {
     double start = INFINITY, end = -INFINITY, bytes = 0;
   };
   std::map<std::pair<int, int>, Span> spans;  // (size index, pe)
+  const NameId swap = run.labels.find(kSwapLabel);
   for (const auto& r : run.records) {
-    if (r.label != kSwapLabel) continue;
+    if (r.label != swap) continue;
     Span& s = spans[{r.iteration, r.pe}];
     s.start = std::min(s.start, r.start);
     s.end = std::max(s.end, r.end);

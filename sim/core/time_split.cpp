@@ -39,12 +39,11 @@ std::vector<PeTime> time_split(const RunResult& run, int job_pes) {
 
 std::vector<LabelTime> time_by_label(const RunResult& run, int job_pes) {
   const int n = reported_pes(run, job_pes);
-  std::map<std::string, LabelTime> by_label;
-  std::map<std::pair<std::string, int>, double> per_pe;
+  std::map<NameId, LabelTime> by_label;
+  std::map<std::pair<NameId, int>, double> per_pe;
   for (const OpRecord& r : run.records) {
     if (r.pe < 0 || r.pe >= n) continue;
     LabelTime& t = by_label[r.label];
-    t.label = r.label;
     ++t.operations;
     t.total += r.duration();
     double& mine = per_pe[{r.label, r.pe}];
@@ -52,7 +51,12 @@ std::vector<LabelTime> time_by_label(const RunResult& run, int job_pes) {
     t.max_pe = std::max(t.max_pe, mine);
   }
   std::vector<LabelTime> out;
-  for (auto& [label, t] : by_label) out.push_back(t);
+  for (auto& [label, t] : by_label) {
+    t.label = run.labels.name(label);
+    out.push_back(t);
+  }
+  // By name first (ids follow first use), so that equal totals keep the names' order.
+  std::sort(out.begin(), out.end(), [](const LabelTime& a, const LabelTime& b) { return a.label < b.label; });
   std::stable_sort(out.begin(), out.end(), [](const LabelTime& a, const LabelTime& b) { return a.total > b.total; });
   return out;
 }

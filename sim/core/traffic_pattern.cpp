@@ -29,11 +29,18 @@ int transpose_rows(int n) {
 Coord grid_coord(const Coord& g, int p) { return {p % g[0], (p / g[0]) % g[1], p / (g[0] * g[1])}; }
 int grid_id(const Coord& g, const Coord& c) { return c[0] + g[0] * (c[1] + g[1] * c[2]); }
 
-Op make(OpKind kind, int pe, int peer, double bytes, const std::string& flag, int size_index) {
-  return pattern_op(kind, pe, peer, bytes, flag, kExchangeLabel, size_index);
+// The names a pattern's operations carry, interned once per measurement rather than per operation.
+struct PatternNames {
+  NameId label;  // kExchangeLabel
+  NameId flag;   // "msg" for an exchange, "tree" for a tree
+};
+
+Op make(const PatternNames& names, OpKind kind, int pe, int peer, double bytes, NameId flag, int size_index) {
+  return pattern_op(kind, pe, peer, bytes, flag, names.label, size_index);
 }
 
-void append_exchange(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
+void append_exchange(std::vector<Op>& ops, const PatternNames& names, const PatternSpec& spec, int pes, double bytes,
+                     int size_index) {
   const auto dests = pattern_destinations(spec, pes);
   std::vector<int> incoming(static_cast<size_t>(pes), 0);
   for (const auto& list : dests)
@@ -43,18 +50,19 @@ void append_exchange(std::vector<Op>& ops, const PatternSpec& spec, int pes, dou
     for (int d : dests[static_cast<size_t>(p)]) list.insert(list.end(), static_cast<size_t>(spec.messages), d);
     const size_t window = spec.kind == PatternKind::AllToAll ? static_cast<size_t>(spec.window) : list.size();
     for (size_t i = 0; i < list.size(); ++i) {
-      ops.push_back(make(OpKind::Put, p, list[i], bytes, "msg", size_index));
+      ops.push_back(make(names, OpKind::Put, p, list[i], bytes, names.flag, size_index));
       if (window > 0 && (i + 1) % window == 0 && i + 1 < list.size())
-        ops.push_back(make(OpKind::Quiet, p, -1, 0, "", size_index));
+        ops.push_back(make(names, OpKind::Quiet, p, -1, 0, kNoName, size_index));
     }
     for (int k = 0; k < incoming[static_cast<size_t>(p)]; ++k)
-      ops.push_back(make(OpKind::Wait, p, -1, 0, "msg", size_index));
-    ops.push_back(make(OpKind::Quiet, p, -1, 0, "", size_index));
+      ops.push_back(make(names, OpKind::Wait, p, -1, 0, names.flag, size_index));
+    ops.push_back(make(names, OpKind::Quiet, p, -1, 0, kNoName, size_index));
   }
 }
 
 // Binomial tree over ranks r = (p - root) mod N: parent of r > 0 is r with its highest bit cleared.
-void append_tree(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
+void append_tree(std::vector<Op>& ops, const PatternNames& names, const PatternSpec& spec, int pes, double bytes,
+                 int size_index) {
   auto pe_of = [&](int rank) { return (rank + spec.root) % pes; };
   for (int rank = 0; rank < pes; ++rank) {
     const int p = pe_of(rank);
@@ -65,13 +73,14 @@ void append_tree(std::vector<Op>& ops, const PatternSpec& spec, int pes, double 
     const bool has_parent = rank > 0;
     const int parent = rank - (high >> 1);
     if (spec.kind == PatternKind::Broadcast) {
-      if (has_parent) ops.push_back(make(OpKind::Wait, p, -1, 0, "tree", size_index));
-      for (int c : children) ops.push_back(make(OpKind::Put, p, pe_of(c), bytes, "tree", size_index));
+      if (has_parent) ops.push_back(make(names, OpKind::Wait, p, -1, 0, names.flag, size_index));
+      for (int c : children) ops.push_back(make(names, OpKind::Put, p, pe_of(c), bytes, names.flag, size_index));
     } else {
-      for (size_t i = 0; i < children.size(); ++i) ops.push_back(make(OpKind::Wait, p, -1, 0, "tree", size_index));
-      if (has_parent) ops.push_back(make(OpKind::Put, p, pe_of(parent), bytes, "tree", size_index));
+      for (size_t i = 0; i < children.size(); ++i)
+        ops.push_back(make(names, OpKind::Wait, p, -1, 0, names.flag, size_index));
+      if (has_parent) ops.push_back(make(names, OpKind::Put, p, pe_of(parent), bytes, names.flag, size_index));
     }
-    ops.push_back(make(OpKind::Quiet, p, -1, 0, "", size_index));
+    ops.push_back(make(names, OpKind::Quiet, p, -1, 0, kNoName, size_index));
   }
 }
 
@@ -201,13 +210,16 @@ double pattern_operation_bound(const PatternSpec& spec, int pes) {
   return spec.repetitions * (2 * n + 3 * messages);
 }
 
-void append_pattern_measurement(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index) {
+void append_pattern_measurement(Workload& w, const PatternSpec& spec, int pes, double bytes, int size_index) {
+  const bool tree = spec.kind == PatternKind::Broadcast || spec.kind == PatternKind::Reduction;
+  const NameId sync = w.labels.intern("sync");
+  const PatternNames names{w.labels.intern(kExchangeLabel), w.flags.intern(tree ? "tree" : "msg")};
   for (int rep = 0; rep < spec.repetitions; ++rep) {
-    ops.push_back(pattern_op(OpKind::Barrier, kAllPes, -1, 0, "", "sync", size_index));
-    if (spec.kind == PatternKind::Broadcast || spec.kind == PatternKind::Reduction)
-      append_tree(ops, spec, pes, bytes, size_index);
+    w.ops.push_back(pattern_op(OpKind::Barrier, kAllPes, -1, 0, kNoName, sync, size_index));
+    if (tree)
+      append_tree(w.ops, names, spec, pes, bytes, size_index);
     else
-      append_exchange(ops, spec, pes, bytes, size_index);
+      append_exchange(w.ops, names, spec, pes, bytes, size_index);
   }
 }
 

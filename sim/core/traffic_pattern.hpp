@@ -74,7 +74,8 @@ constexpr const char* kExchangeLabel = "exchange";
 // them (a loader checks it against kMaxOperations before expanding).
 double pattern_operation_bound(const PatternSpec& spec, int pes);
 
-// Appends one measurement of `bytes`: per repetition a barrier, then the exchange (or tree).
-void append_pattern_measurement(std::vector<Op>& ops, const PatternSpec& spec, int pes, double bytes, int size_index);
+// Appends one measurement of `bytes` to w.ops: per repetition a barrier, then the exchange (or tree);
+// its flag and label names are interned into w.flags and w.labels.
+void append_pattern_measurement(Workload& w, const PatternSpec& spec, int pes, double bytes, int size_index);
 
 }  // namespace t3sim::core

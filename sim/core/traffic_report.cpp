@@ -34,8 +34,9 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
   };
   std::map<int, std::map<int, PeSpan>> spans;  // iteration -> pe -> span
   std::map<int, double> size_of;
+  const NameId wanted = run.labels.find(label);
   for (const auto& r : run.records) {
-    if (!label.empty() && r.label != label) continue;
+    if (!label.empty() && r.label != wanted) continue;
     PeSpan& s = spans[r.iteration][r.pe];
     s.start = std::min(s.start, r.start);
     s.end = std::max(s.end, r.end);

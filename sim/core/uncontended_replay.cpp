@@ -26,6 +26,7 @@ RunResult replay_uncontended(const CostModel& cost, const Workload& workload) {
   r.makespan = end;
   for (const auto& rec : r.records) r.makespan = std::max(r.makespan, rec.end);
   sort_records(r.records);
+  r.labels = workload.labels;
   r.transfers = interpreter.take_transfers();
   sort_transfers(r.transfers);
   r.placement = cost.placement().description();

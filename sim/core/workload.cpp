@@ -30,8 +30,7 @@ bool is_flag_name(const std::string& name) {
   return !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
 }
 
-Op pattern_op(OpKind kind, int pe, int peer, double bytes, const std::string& flag, const std::string& label,
-              int size_index) {
+Op pattern_op(OpKind kind, int pe, int peer, double bytes, NameId flag, NameId label, int size_index) {
   Op op;
   op.kind = kind;
   op.pe = pe;
@@ -74,12 +73,21 @@ Workload with_background(const Workload& main, const Workload& background) {
   Workload w = main;
   w.job_first_pe = {0, main.pes};
   w.pes = main.pes + background.pes;
+  // Each background name is renamed once, not once per operation.
+  std::vector<NameId> flag_of(background.flags.size()), label_of(background.labels.size());
+  for (size_t id = 0; id < flag_of.size(); ++id)
+    flag_of[id] = w.flags.intern(background.flags.name(static_cast<NameId>(id)));
+  for (size_t id = 0; id < label_of.size(); ++id)
+    label_of[id] = w.labels.intern(kBackgroundPrefix + background.labels.name(static_cast<NameId>(id)));
+  w.ops.reserve(w.ops.size() + background.ops.size());
   for (Op op : background.ops) {
     if (op.pe != kAllPes) op.pe += main.pes;
     if (op.peer >= 0) op.peer += main.pes;
     op.job = 1;
-    op.label = kBackgroundPrefix + op.label;
-    w.ops.push_back(std::move(op));
+    if (op.flag != kNoName) op.flag = flag_of[static_cast<size_t>(op.flag)];
+    // An unlabelled background operation is still the background's: labelled "background.".
+    op.label = op.label == kNoName ? w.labels.intern(kBackgroundPrefix) : label_of[static_cast<size_t>(op.label)];
+    w.ops.push_back(op);
   }
   return w;
 }

@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/intern_table.hpp"
+
 namespace t3sim::core {
 
-enum class OpKind {
+enum class OpKind : uint8_t {
   Get,       // pe reads `bytes` from peer's memory into its own (peer == pe: a local memory copy)
   Put,       // pe writes `bytes` into peer's memory; complete=true also waits for delivery (shmem_quiet)
   Quiet,     // pe waits until all its outstanding puts are delivered
@@ -26,24 +28,27 @@ const char* op_kind_name(OpKind k);
 bool is_flag_name(const std::string& name);
 constexpr const char* kFlagNameRule = "flag names are lower-case letters, digits and _";
 
+// 56 bytes (a trace may hold millions): names are ids into the workload's tables, and the fields are
+// ordered by size so that only the last 2 bytes are padding.
 struct Op {
-  OpKind kind = OpKind::Get;
-  int pe = 0;
-  int peer = -1;
   double bytes = 0;
   double seconds = 0;
   double flops = 0;
+  int pe = 0;
+  int peer = -1;
+  NameId flag = kNoName;   // put: flag signalled at peer when the data is delivered; wait: flag waited on
+                           // (an id in Workload::flags)
+  NameId label = kNoName;  // name of the step it came from, reported with its timing (Workload::labels)
+  int job = 0;             // Barrier: the job whose PEs take part (0: the main job, 1: background)
+  int step = 0;            // index of the step in the workload file
+  int iteration = 0;       // index into the workload's size sweep
+  OpKind kind = OpKind::Get;
   bool complete = true;
-  std::string flag;   // put: flag signalled at peer when the data is delivered; wait: flag waited on
-  std::string label;  // name of the step it came from, reported with its timing
-  int job = 0;        // Barrier: the job whose PEs take part (0: the main job, 1: background)
-  int step = 0;       // index of the step in the workload file
-  int iteration = 0;  // index into the workload's size sweep
 };
 
-// An operation of a generated pattern: puts do not wait for delivery (quiet does), as isend.
-Op pattern_op(OpKind kind, int pe, int peer, double bytes, const std::string& flag, const std::string& label,
-              int size_index);
+// An operation of a generated pattern: puts do not wait for delivery (quiet does), as isend. `flag` and
+// `label` are ids the caller interned.
+Op pattern_op(OpKind kind, int pe, int peer, double bytes, NameId flag, NameId label, int size_index);
 
 // 0 .. n-1 in a seeded random order, the same on every platform: Fisher-Yates on std::mt19937_64 (whose
 // output the C++ standard fixes) with rejection sampling (std::uniform_int_distribution varies by library).
@@ -59,7 +64,8 @@ constexpr double kMaxOperations = 16e6;
 struct Workload;
 // The main job with a background job after it: the background's PEs follow the main job's, its
 // barriers span only its own PEs, and its labels start with kBackgroundPrefix, so reports of the main
-// job leave it out while its traffic still loads the links.
+// job leave it out while its traffic still loads the links. The background's names are interned into
+// the main job's tables (the main job's ids are kept).
 Workload with_background(const Workload& main, const Workload& background);
 
 struct Workload {
@@ -67,6 +73,8 @@ struct Workload {
   std::string doc;
   int pes = 0;  // PEs the job uses: ids 0 .. pes-1
   std::vector<Op> ops;
+  InternTable flags;                 // the names of Op::flag (a flag is per PE: the same name at two PEs is two flags)
+  InternTable labels;                // the names of Op::label, printed with records
   int swap_iterations = 0;           // > 0 when the ops come from a swap pattern: swaps per measurement
   std::string pattern;               // the pattern the ops come from ("swap", "neighbor", ...), "" for steps
   std::vector<int> job_first_pe{0};  // jobs are consecutive PE ranges; a barrier spans one job

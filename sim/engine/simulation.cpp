@@ -144,6 +144,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   for (const auto& r : records) result.makespan = std::max(result.makespan, r.end);
   result.records = std::move(records);
   core::sort_records(result.records);
+  result.labels = workload.labels;
   result.transfers = std::move(transfers);
   core::sort_transfers(result.transfers);
   result.placement = placement.description();

@@ -44,9 +44,9 @@ std::string results_table(const core::RunResult& r) {
   out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10} {:>14} {:>14} {:>10}\n", "pe", "label", "op", "peer", "bytes",
                      "start_us", "time_us", "MB/s");
   for (const auto& rec : r.records)
-    out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10.0f} {:>14.3f} {:>14.3f} {:>10.2f}\n", rec.pe, rec.label,
-                       core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start * 1e6, rec.duration() * 1e6,
-                       rate_mbps(rec));
+    out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10.0f} {:>14.3f} {:>14.3f} {:>10.2f}\n", rec.pe,
+                       r.labels.name(rec.label), core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start * 1e6,
+                       rec.duration() * 1e6, rate_mbps(rec));
   return out + swap_summary(r);
 }
 
@@ -157,8 +157,8 @@ std::string results_csv(const core::RunResult& r) {
   std::string out = "pe,step,iteration,label,op,peer,bytes,start_s,end_s,time_s,rate_MBps\n";
   for (const auto& rec : r.records)
     out += fmt::format("{},{},{},{},{},{},{:.0f},{:.12e},{:.12e},{:.12e},{:.6f}\n", rec.pe, rec.step, rec.iteration,
-                       rec.label, core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start, rec.end, rec.duration(),
-                       rate_mbps(rec));
+                       r.labels.name(rec.label), core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start, rec.end,
+                       rec.duration(), rate_mbps(rec));
   return out;
 }
 
@@ -178,7 +178,7 @@ std::string results_json(const core::RunResult& r) {
     o["pe"] = rec.pe;
     o["step"] = rec.step;
     o["iteration"] = rec.iteration;
-    o["label"] = rec.label;
+    o["label"] = r.labels.name(rec.label);
     o["op"] = core::op_kind_name(rec.kind);
     o["peer"] = rec.peer;
     o["bytes"] = rec.bytes;
@@ -205,7 +205,7 @@ core::RunResult parse_results_json(const std::string& text) {
       rec.pe = o.at("pe").get<int>();
       rec.step = o.at("step").get<int>();
       rec.iteration = o.at("iteration").get<int>();
-      rec.label = o.at("label").get<std::string>();
+      rec.label = r.labels.intern(o.at("label").get<std::string>());
       rec.kind = kind_from(o.at("op").get<std::string>());
       rec.peer = o.at("peer").get<int>();
       rec.bytes = o.at("bytes").get<double>();

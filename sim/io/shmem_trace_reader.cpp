@@ -129,10 +129,10 @@ class Interpreter {
     return found;
   }
 
-  std::string flag(const LineReader& r, size_t i) const {
+  core::NameId flag(const LineReader& r, size_t i) {
     const std::string& name = r.at(i, "flag name").text;
     if (!core::is_flag_name(name)) r.fail(i, core::kFlagNameRule, name);
-    return name;
+    return out_.flag(name);
   }
 
   void operation(const LineReader& r, const TraceLine& line) {
@@ -144,12 +144,12 @@ class Interpreter {
       if (o.count("label")) at.label = r.at(o["label"], "label").text;
       return o;
     };
-    auto shmem = [&](OpKind kind, int peer, double bytes, const std::string& flag_name) {
+    auto shmem = [&](OpKind kind, int peer, double bytes, core::NameId flag_id) {
       core::Op o;
       o.kind = kind;
       o.peer = peer;
       o.bytes = bytes;
-      o.flag = flag_name;
+      o.flag = flag_id;
       o.complete = false;  // shmem_put returns before delivery; quiet waits for it
       out_.shmem(pe_, o, at);
     };
@@ -168,13 +168,13 @@ class Interpreter {
       } else {
         b = bytes(r, 1, 1);
       }
-      shmem(put ? OpKind::Put : OpKind::Get, p, b, o.count("signal") ? flag(r, o["signal"]) : "");
+      shmem(put ? OpKind::Put : OpKind::Get, p, b, o.count("signal") ? flag(r, o["signal"]) : core::kNoName);
     } else if (op == "swap" || op == "cswap" || op == "fadd" || op == "finc") {
       opts_of(1, {});
-      shmem(OpKind::Atomic, peer(r, 0), kWordBytes, "");
+      shmem(OpKind::Atomic, peer(r, 0), kWordBytes, core::kNoName);
     } else if (op == "quiet" || op == "fence") {
       opts_of(0, {});
-      shmem(OpKind::Quiet, -1, 0, "");
+      shmem(OpKind::Quiet, -1, 0, core::kNoName);
     } else if (op == "wait") {
       opts_of(1, {});
       shmem(OpKind::Wait, -1, 0, flag(r, 0));

@@ -4,10 +4,10 @@
 
 namespace t3sim::io {
 
-core::Call TraceProgram::call(core::Call::Kind kind, const Where& at) const {
+core::Call TraceProgram::call(core::Call::Kind kind, const Where& at) {
   core::Call c;
   c.kind = kind;
-  c.label = at.label;
+  c.label = labels_.intern(at.label);
   c.line = at.line;
   c.file = at.file;
   c.iteration = at.iteration;
@@ -90,8 +90,10 @@ core::Workload TraceProgram::finish(const std::string& name, const std::string& 
   w.doc = doc;
   w.pes = pes();
   w.step_unit = "line";
+  w.flags = flags_;
+  w.labels = labels_;
   try {
-    w.ops = core::expand_messages(programs_, eager_threshold);
+    w.ops = core::expand_messages(programs_, eager_threshold, w.flags);
   } catch (const core::MessageError& e) {
     throw InputError({files_[static_cast<size_t>(e.file())], e.line(), 0}, "message", e.what());
   }

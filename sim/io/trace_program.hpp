@@ -23,13 +23,16 @@ class TraceProgram {
   double max_calls() const { return max_calls_; }
   int pes() const { return static_cast<int>(programs_.size()); }
 
-  // Every call is made at `at` (file index into `files`, line), under `label`, in measurement `iteration`.
+  // Every call is made at `at` (file index into `files`, line), under `label` (interned into the
+  // workload's labels when the call is added), in measurement `iteration`.
   struct Where {
     int file = 0;
     int line = 0;
     std::string label;
     int iteration = 0;
   };
+  // The id of a flag a SHMEM operation names, for its Op::flag.
+  core::NameId flag(const std::string& name) { return flags_.intern(name); }
   void shmem(int pe, core::Op op, const Where& at);
   // Returns the request number of a non-blocking call.
   int message(int pe, core::Call::Kind kind, int peer, double bytes, int tag, bool blocking, const Where& at);
@@ -41,7 +44,7 @@ class TraceProgram {
   core::Workload finish(const std::string& name, const std::string& doc, double eager_threshold) const;
 
  private:
-  core::Call call(core::Call::Kind kind, const Where& at) const;
+  core::Call call(core::Call::Kind kind, const Where& at);
   void count(const Where& at);
   struct CollectiveUse {
     core::Collective kind;
@@ -51,6 +54,8 @@ class TraceProgram {
   std::vector<std::string> files_;
   std::vector<int> next_request_;
   std::vector<std::vector<CollectiveUse>> collectives_;
+  core::InternTable flags_;   // the workload's flags: the SHMEM operations', then the message layer's
+  core::InternTable labels_;  // the workload's labels
   double calls_ = 0;
   double max_calls_;
 };

@@ -49,7 +49,7 @@ double read_bytes(MapReader& step, const Context& ctx) {
   return bytes;
 }
 
-core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
+core::Op read_step(const YAML::Node& node, int index, const Context& ctx, core::Workload& w) {
   MapReader step(node, ctx.file, "steps[" + std::to_string(index) + "]");
   core::Op op;
   op.step = index;
@@ -65,14 +65,14 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
     op.peer = read_pe(step, "to", ctx);
     op.bytes = read_bytes(step, ctx);
     if (auto c = step.optional("complete")) op.complete = resolve_bool(*c, ctx, step.child_path("complete"));
-    if (auto s = step.optional("signal")) op.flag = read_flag_name(*s, ctx, step.child_path("signal"));
+    if (auto s = step.optional("signal")) op.flag = w.flags.intern(read_flag_name(*s, ctx, step.child_path("signal")));
   } else if (kind == "quiet") {
     op.kind = core::OpKind::Quiet;
     op.pe = read_pe(step, "pe", ctx);
   } else if (kind == "wait") {
     op.kind = core::OpKind::Wait;
     op.pe = read_pe(step, "pe", ctx);
-    op.flag = read_flag_name(step.required("flag"), ctx, step.child_path("flag"));
+    op.flag = w.flags.intern(read_flag_name(step.required("flag"), ctx, step.child_path("flag")));
   } else if (kind == "barrier") {
     op.kind = core::OpKind::Barrier;
     op.pe = core::kAllPes;
@@ -94,7 +94,7 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx) {
     throw InputError(pos_of(ctx.file, node["op"]), step.child_path("op"),
                      "unknown operation" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"), "'" + kind + "'");
   }
-  op.label = step.optional_string("label").value_or(kind + std::to_string(index));
+  op.label = w.labels.intern(step.optional_string("label").value_or(kind + std::to_string(index)));
   step.finish();
   return op;
 }
@@ -166,7 +166,7 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
         check_operation_limit(static_cast<double>(w.pes) * (1 + 9.0 * swap.iterations * (swap.overlap ? 2 : 1)),
                               sizes.size(), w.pes, pm.key_pos(kind), where + ".swap");
         for (size_t it = 0; it < sizes.size(); ++it)
-          core::append_swap_measurement(w.ops, swap, *sizes[it], static_cast<int>(it));
+          core::append_swap_measurement(w, swap, *sizes[it], static_cast<int>(it));
         w.swap_iterations = swap.iterations;
         top.finish();
         return out;
@@ -178,7 +178,7 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     w.ops.reserve(static_cast<size_t>(per_size * static_cast<double>(sizes.size())));  // a bound: no regrowth
     for (size_t it = 0; it < sizes.size(); ++it)
       for (const auto& spec : phases)
-        core::append_pattern_measurement(w.ops, spec, w.pes, *sizes[it], static_cast<int>(it));
+        core::append_pattern_measurement(w, spec, w.pes, *sizes[it], static_cast<int>(it));
     top.finish();
     return out;
   }
@@ -191,7 +191,7 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
   for (size_t it = 0; it < sizes.size(); ++it) {
     ctx.size = sizes[it];
     for (size_t s = 0; s < steps.size(); ++s) {
-      core::Op op = read_step(steps[s], static_cast<int>(s), ctx);
+      core::Op op = read_step(steps[s], static_cast<int>(s), ctx, w);
       op.iteration = static_cast<int>(it);
       w.ops.push_back(std::move(op));
     }

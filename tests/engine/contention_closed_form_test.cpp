@@ -41,7 +41,7 @@ struct Outcome {
 Outcome run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
   const int pes = m.pe_count();
   core::Workload w = test::workload("pattern", pes, {});
-  core::append_pattern_measurement(w.ops, spec, pes, kBytes, 0);
+  core::append_pattern_measurement(w, spec, pes, kBytes, 0);
   const auto placement = core::JobPlacement::contiguous(m, pes);
   Outcome o{engine::simulate(m, m.profiles[0], w, placement, driver_under_test()), {}};
   o.report = core::traffic_report(m, placement, o.run, core::kExchangeLabel);
@@ -128,9 +128,9 @@ TEST(Contention, BackgroundJobSharesTheLinksButNotTheReport) {
   core::PatternSpec shift;
   shift.kind = core::PatternKind::Shift;
   core::Workload job = test::workload("job", 2, {});
-  core::append_pattern_measurement(job.ops, shift, 2, kBytes, 0);
+  core::append_pattern_measurement(job, shift, 2, kBytes, 0);
   core::Workload bg = test::workload("bg", 2, {});
-  core::append_pattern_measurement(bg.ops, shift, 2, kBytes, 0);
+  core::append_pattern_measurement(bg, shift, 2, kBytes, 0);
   const core::Workload both = core::with_background(job, bg);
   const auto placement = core::JobPlacement::list(m, {0, 1, 7, 2});
   const auto run = engine::simulate(m, m.profiles[0], both, placement, driver_under_test());

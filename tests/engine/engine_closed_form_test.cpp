@@ -19,20 +19,22 @@ namespace {
 
 constexpr double kRel = 1e-9;
 
-core::Op op(OpKind kind, int pe, int peer, double bytes, const std::string& label, bool complete = true) {
+// An operation whose label is interned into w's labels (w.ops is left alone).
+core::Op op(core::Workload& w, OpKind kind, int pe, int peer, double bytes, const std::string& label,
+            bool complete = true) {
   core::Op o;
   o.kind = kind;
   o.pe = pe;
   o.peer = peer;
   o.bytes = bytes;
-  o.label = label;
+  o.label = w.labels.intern(label);
   o.complete = complete;
   return o;
 }
 
 const core::OpRecord& record(const core::RunResult& r, const std::string& label, int pe) {
   for (const auto& rec : r.records)
-    if (rec.label == label && rec.pe == pe) return rec;
+    if (r.labels.name(rec.label) == label && rec.pe == pe) return rec;
   throw std::runtime_error("no record " + label);
 }
 
@@ -44,12 +46,12 @@ TEST(Engine, SingleOperationsMatchClosedForm) {
   const core::MachineSpec m = test::small_machine();
   const core::CostModel cost(m, m.profiles[0]);
   // 0 -> 1 is one hop (x), 0 -> 9 is three hops (1,1,1), 0 -> 0 is local.
-  core::Workload w = test::workload("single", 24,
-                                    {op(OpKind::Get, 0, 0, 4000, "local"), op(OpKind::Get, 0, 1, 1e6, "get1hop"),
-                                     op(OpKind::Get, 0, 9, 1e6, "get3hop"), op(OpKind::Put, 0, 1, 1e6, "put1hop"),
-                                     op(OpKind::Put, 0, 9, 12345, "put3hop")});
+  core::Workload w = test::workload("single", 24, {});
+  w.ops = {op(w, OpKind::Get, 0, 0, 4000, "local"), op(w, OpKind::Get, 0, 1, 1e6, "get1hop"),
+           op(w, OpKind::Get, 0, 9, 1e6, "get3hop"), op(w, OpKind::Put, 0, 1, 1e6, "put1hop"),
+           op(w, OpKind::Put, 0, 9, 12345, "put3hop")};
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
-  for (const auto& o : w.ops) expect_close(record(r, o.label, 0).duration(), cost.uncontended_time(o));
+  for (const auto& o : w.ops) expect_close(record(r, w.labels.name(o.label), 0).duration(), cost.uncontended_time(o));
   EXPECT_EQ(cost.hops(0, 9), 3);
 }
 
@@ -74,8 +76,8 @@ TEST(Engine, TwoFlowsShareALinkFairly) {
   m.network.wire_delay = 0;
   m.profiles[0].put_bandwidth = 1e12;  // not a cap here
   // Node 0 (0,0,0) -> node 12 (0,0,2) runs z+ through node 6; node 6 -> node 12 shares link n6.z+.
-  core::Workload w =
-      t3sim::test::workload("share", 24, {op(OpKind::Put, 0, 12, 1e6, "long"), op(OpKind::Put, 6, 12, 1e6, "short")});
+  core::Workload w = t3sim::test::workload("share", 24, {});
+  w.ops = {op(w, OpKind::Put, 0, 12, 1e6, "long"), op(w, OpKind::Put, 6, 12, 1e6, "short")};
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   const double want = m.profiles[0].call_overhead + 1e6 / (m.network.link_bandwidth / 2);
   expect_close(record(r, "long", 0).duration(), want);
@@ -93,8 +95,8 @@ TEST(Engine, TwoPesOfANodeShareItsInterface) {
   m.profiles[0].get_bandwidth = 1e12;
   // PEs 0 and 1 (node 0) each get 1 MB from PEs 2 and 3 (node 1): requests share node 0's injection,
   // data shares node 1's injection and node 0's ejection.
-  core::Workload w =
-      t3sim::test::workload("nic", 4, {op(OpKind::Get, 0, 2, 1e6, "a"), op(OpKind::Get, 1, 3, 1e6, "b")});
+  core::Workload w = t3sim::test::workload("nic", 4, {});
+  w.ops = {op(w, OpKind::Get, 0, 2, 1e6, "a"), op(w, OpKind::Get, 1, 3, 1e6, "b")};
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   const double want = m.profiles[0].call_overhead + 16 / 50e6 + 1e6 / 50e6;
   expect_close(record(r, "a", 0).duration(), want);
@@ -104,21 +106,22 @@ TEST(Engine, TwoPesOfANodeShareItsInterface) {
 TEST(Engine, NonBlockingPutCompletesAtQuiet) {
   const core::MachineSpec m = test::small_machine();
   const core::CostModel cost(m, m.profiles[0]);
-  core::Op quiet = op(OpKind::Quiet, 0, -1, 0, "quiet");
-  core::Workload w = t3sim::test::workload("nb", 24, {op(OpKind::Put, 0, 9, 1e6, "put", false), quiet});
+  core::Workload w = t3sim::test::workload("nb", 24, {});
+  w.ops = {op(w, OpKind::Put, 0, 9, 1e6, "put", false), op(w, OpKind::Quiet, 0, -1, 0, "quiet")};
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   expect_close(record(r, "put", 0).duration(), m.profiles[0].call_overhead);
-  expect_close(record(r, "quiet", 0).end, cost.uncontended_time(op(OpKind::Put, 0, 9, 1e6, "put")));
+  expect_close(record(r, "quiet", 0).end, cost.uncontended_time(op(w, OpKind::Put, 0, 9, 1e6, "put")));
 }
 
 TEST(Engine, BarrierWaitsForTheSlowestPe) {
   const core::MachineSpec m = test::small_machine();
-  core::Op slow = op(OpKind::Compute, 0, -1, 0, "slow");
+  core::Workload w = t3sim::test::workload("barrier", 2, {});
+  core::Op slow = op(w, OpKind::Compute, 0, -1, 0, "slow");
   slow.flops = 500;  // 5 us at 100 Mflop/s
-  core::Op fast = op(OpKind::Compute, 1, -1, 0, "fast");
+  core::Op fast = op(w, OpKind::Compute, 1, -1, 0, "fast");
   fast.seconds = 1e-6;
-  core::Op barrier = op(OpKind::Barrier, core::kAllPes, -1, 0, "sync");
-  core::Workload w = t3sim::test::workload("barrier", 2, {slow, fast, barrier});
+  core::Op barrier = op(w, OpKind::Barrier, core::kAllPes, -1, 0, "sync");
+  w.ops = {slow, fast, barrier};
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   expect_close(record(r, "slow", 0).duration(), 5e-6);
   expect_close(record(r, "fast", 1).duration(), 1e-6);
@@ -130,11 +133,12 @@ TEST(Engine, BarrierWaitsForTheSlowestPe) {
 TEST(Engine, SignalledPutWakesTheWaitingPe) {
   const core::MachineSpec m = test::small_machine();
   const core::CostModel cost(m, m.profiles[0]);
-  core::Op put = op(OpKind::Put, 0, 9, 5e5, "put", false);
-  put.flag = "data";
-  core::Op wait = op(OpKind::Wait, 9, -1, 0, "wait");
-  wait.flag = "data";
-  core::Workload w = t3sim::test::workload("signal", 24, {put, wait});
+  core::Workload w = t3sim::test::workload("signal", 24, {});
+  core::Op put = op(w, OpKind::Put, 0, 9, 5e5, "put", false);
+  put.flag = w.flags.intern("data");
+  core::Op wait = op(w, OpKind::Wait, 9, -1, 0, "wait");
+  wait.flag = w.flags.intern("data");
+  w.ops = {put, wait};
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   // The data arrives after call_overhead + latency + bytes/rate; the ack latency comes after that.
   const double arrival = m.profiles[0].call_overhead + cost.latency(0, 9) +

@@ -48,11 +48,11 @@ TEST(TraceReplay, ShiftTraceEqualsShiftWorkload) {
       EXPECT_EQ(yaml_ops[i].kind, trace_ops[i].kind) << i;
       EXPECT_EQ(yaml_ops[i].peer, trace_ops[i].peer) << i;
       EXPECT_EQ(yaml_ops[i].bytes, trace_ops[i].bytes) << i;
-      EXPECT_EQ(yaml_ops[i].flag, trace_ops[i].flag) << i;
+      EXPECT_EQ(yaml.flags.name(yaml_ops[i].flag), trace.flags.name(trace_ops[i].flag)) << i;
       if (yaml_ops[i].kind == core::OpKind::Put) {
         EXPECT_EQ(yaml_ops[i].complete, trace_ops[i].complete) << i;
       }
-      EXPECT_EQ(yaml_ops[i].label, trace_ops[i].label) << i;
+      EXPECT_EQ(yaml.labels.name(yaml_ops[i].label), trace.labels.name(trace_ops[i].label)) << i;
       EXPECT_EQ(yaml_ops[i].iteration, trace_ops[i].iteration) << i;
     }
   }

@@ -56,8 +56,9 @@ TEST(UncontendedReplay, ChainsOperationsAndBarriers) {
 
 TEST(UncontendedReplay, UnmatchedWaitIsADeadlock) {
   const MachineSpec m = t3sim::test::small_machine();
+  Workload w = t3sim::test::workload("w", 1, {});
   Op wait = make(OpKind::Wait, 0, -1, 0);
-  wait.flag = "never";
-  EXPECT_THROW(replay_uncontended(CostModel(m, m.profiles.front()), t3sim::test::workload("w", 1, {wait})),
-               std::runtime_error);
+  wait.flag = w.flags.intern("never");
+  w.ops.push_back(wait);
+  EXPECT_THROW(replay_uncontended(CostModel(m, m.profiles.front()), w), std::runtime_error);
 }

@@ -20,7 +20,7 @@ core::Workload sweep() {
       op.pe = 0;
       op.peer = peer;
       op.bytes = b;
-      op.label = peer == 0 ? "local" : "remote";
+      op.label = w.labels.intern(peer == 0 ? "local" : "remote");
       op.step = peer;
       op.iteration = it;
       w.ops.push_back(op);
@@ -33,10 +33,11 @@ core::Workload sweep() {
 std::vector<core::MeasuredCase> cases_from(const core::MachineSpec& m, const core::Workload& w) {
   const core::CostModel cost(m, m.profiles.front());
   std::vector<core::MeasuredCase> cases;
-  for (const auto& r : core::replay_uncontended(cost, w).records) {
+  const core::RunResult run = core::replay_uncontended(cost, w);
+  for (const auto& r : run.records) {
     core::MeasuredCase c;
     c.run.profile = "base";
-    c.record = r.label;
+    c.record = run.labels.name(r.label);
     c.bytes = r.bytes;
     c.measured = r.duration() * 1e6;
     cases.push_back(c);

@@ -11,19 +11,20 @@ TEST(ResultsWriter, JsonRoundTripsExactly) {
   r.workload = "w";
   r.pes = 2;
   r.makespan = 3.0000000000000004e-5;
-  r.records.push_back({1, 0, "remote", core::OpKind::Get, 0, 1, 800, 1.2345678901234567e-6, 3.0000000000000004e-5});
+  r.records.push_back(
+      {1, 0, r.labels.intern("remote"), core::OpKind::Get, 0, 1, 800, 1.2345678901234567e-6, 3.0000000000000004e-5});
   const auto back = io::parse_results_json(io::results_json(r));
   ASSERT_EQ(back.records.size(), 1u);
   EXPECT_EQ(back.records[0].end, r.records[0].end);
   EXPECT_EQ(back.records[0].start, r.records[0].start);
-  EXPECT_EQ(back.records[0].label, "remote");
+  EXPECT_EQ(back.labels.name(back.records[0].label), "remote");
   EXPECT_EQ(io::results_json(back), io::results_json(r));
 }
 
 TEST(ResultsWriter, CsvHasFixedColumnsAndRate) {
   core::RunResult r;
   r.makespan = 1e-5;
-  r.records.push_back({0, 0, "local", core::OpKind::Get, 0, 0, 1000, 0, 1e-5});
+  r.records.push_back({0, 0, r.labels.intern("local"), core::OpKind::Get, 0, 0, 1000, 0, 1e-5});
   EXPECT_EQ(io::results_csv(r),
             "pe,step,iteration,label,op,peer,bytes,start_s,end_s,time_s,rate_MBps\n"
             "0,0,0,local,get,0,1000,0.000000000000e+00,1.000000000000e-05,1.000000000000e-05,100.000000\n");

@@ -20,7 +20,7 @@ RunResult synthetic(double alpha, double bw, bool bend_small) {
       if (pe == 1) t *= 0.9;
       if (bend_small && b == 2048.0) t *= 1.5;
       OpRecord rec;
-      rec.label = kSwapLabel;
+      rec.label = r.labels.intern(kSwapLabel);
       rec.pe = pe;
       rec.iteration = index;
       rec.bytes = b;

@@ -135,7 +135,7 @@ TEST(ShmemTrace, StridedAndAtomicOperations) {
   const core::Workload w = io::load_shmem_trace(example("strided-atomics.t3t"), 0).workload;
   bool strided = false, atomic = false;
   for (const auto& op : w.ops) {
-    if (op.kind == core::OpKind::Put && op.label == "iput") {
+    if (op.kind == core::OpKind::Put && w.labels.name(op.label) == "iput") {
       EXPECT_DOUBLE_EQ(op.bytes, 1000 * 8.0);  // 1000 4-byte elements, each padded to a 64-bit word
       strided = true;
     }
@@ -168,10 +168,11 @@ TEST(MessageLayer, EagerBelowTheThresholdRendezvousAbove) {
         s += std::string(core::op_kind_name(op.kind)) + (op.peer >= 0 ? std::to_string(op.peer) : "") + " ";
     return s;
   };
-  const auto eager = core::expand_messages(p, 4096);
+  core::InternTable flags;
+  const auto eager = core::expand_messages(p, 4096, flags);
   EXPECT_EQ(kinds(eager, 0), "overhead put1 ");
   EXPECT_EQ(kinds(eager, 1), "wait get1 ");  // the copy out of the eager buffer is a get from itself
-  const auto rendezvous = core::expand_messages(p, 512);
+  const auto rendezvous = core::expand_messages(p, 512, flags);
   EXPECT_EQ(kinds(rendezvous, 0), "overhead put1 wait ");
   EXPECT_EQ(kinds(rendezvous, 1), "wait get0 put0 ");
   EXPECT_EQ(rendezvous[1].bytes, core::kControlBytes);
@@ -252,11 +253,11 @@ TEST(MessageLayer, TimeCompletingARequestIsTheWaitsAsInAnMpiProfile) {
   const core::Workload w = io::load_ti_trace(example("ti-ring-128.txt"), 0).workload;
   for (const auto& op : w.ops) {
     if (op.pe != 0) continue;
-    if (op.kind == core::OpKind::Wait && op.flag.rfind("mp.done", 0) == 0) {
-      EXPECT_EQ(op.label, "wait");  // the isend's completion, reported under the wait line
+    if (op.kind == core::OpKind::Wait && w.flags.name(op.flag).rfind("mp.done", 0) == 0) {
+      EXPECT_EQ(w.labels.name(op.label), "wait");  // the isend's completion, reported under the wait line
     }
     if (op.kind == core::OpKind::Overhead) {
-      EXPECT_EQ(op.label, "isend");
+      EXPECT_EQ(w.labels.name(op.label), "isend");
     }
   }
 }
@@ -270,7 +271,7 @@ TEST(ShmemTrace, OneFilePerPeEqualsSections) {
     EXPECT_EQ(split.ops[i].pe, inline_.ops[i].pe);
     EXPECT_EQ(split.ops[i].peer, inline_.ops[i].peer);
     EXPECT_EQ(split.ops[i].bytes, inline_.ops[i].bytes);
-    EXPECT_EQ(split.ops[i].flag, inline_.ops[i].flag);
+    EXPECT_EQ(split.flags.name(split.ops[i].flag), inline_.flags.name(inline_.ops[i].flag));
     EXPECT_EQ(split.ops[i].iteration, inline_.ops[i].iteration);
   }
 }
@@ -288,7 +289,7 @@ TEST(TiTrace, WildcardReceivesTakeTheRemainingSendsInRankOrder) {
   const core::Workload w = io::load_ti_trace(data("ti_any_source.txt"), 0).workload;  // rendezvous
   std::map<std::string, int> pulled_from;  // the call each pull is reported under -> the PE pulled from
   for (const auto& op : w.ops)
-    if (op.pe == 0 && op.kind == core::OpKind::Get) pulled_from[op.label] = op.peer;
+    if (op.pe == 0 && op.kind == core::OpKind::Get) pulled_from[w.labels.name(op.label)] = op.peer;
   // the irecv (completed by the wait) takes worker 1's message, the recv posted after it worker 2's
   EXPECT_EQ(pulled_from, (std::map<std::string, int>{{"wait", 1}, {"recv", 2}}));
 }

@@ -61,10 +61,10 @@ TEST(TrafficPattern, TransposeAndComplementWorkOnAnyCompositeCount) {
 TEST(TrafficPattern, MessagesPerDestinationAreAllInFlight) {
   auto s = spec(PatternKind::Shift);
   s.messages = 3;
-  std::vector<Op> ops;
-  append_pattern_measurement(ops, s, 4, 1024, 0);
+  Workload w;
+  append_pattern_measurement(w, s, 4, 1024, 0);
   int puts = 0, waits = 0, quiets = 0;
-  for (const Op& op : ops)
+  for (const Op& op : w.ops)
     if (op.pe == 0) {
       puts += op.kind == OpKind::Put;
       waits += op.kind == OpKind::Wait;
@@ -109,7 +109,7 @@ TEST(TrafficPattern, BroadcastAndReductionTreesFinish) {
     auto s = spec(k);
     s.root = 3;
     Workload w = t3sim::test::workload("tree", 11, {});
-    append_pattern_measurement(w.ops, s, 11, 1000, 0);
+    append_pattern_measurement(w, s, 11, 1000, 0);
     const auto r = replay_uncontended(CostModel(m, m.profiles.front()), w);
     EXPECT_EQ(r.transfers.size(), 10u);  // a tree of 11 PEs has 10 edges
     // A binomial tree of 11 PEs is 3 levels deep (rank 7 = 0b111): at least 3 message times.
@@ -127,10 +127,10 @@ TEST(TrafficPattern, BalancedGridIsTheMostCubic) {
 TEST(Workload, ProgramsMatchProgramOfEveryPeWithABackgroundJob) {
   Workload main;
   main.pes = 4;
-  append_pattern_measurement(main.ops, spec(PatternKind::Shift), 4, 1024, 0);
+  append_pattern_measurement(main, spec(PatternKind::Shift), 4, 1024, 0);
   Workload bg;
   bg.pes = 3;
-  append_pattern_measurement(bg.ops, spec(PatternKind::Shift), 3, 512, 0);
+  append_pattern_measurement(bg, spec(PatternKind::Shift), 3, 512, 0);
   const Workload both = with_background(main, bg);
   const auto all = both.programs();
   ASSERT_EQ(all.size(), 7u);
@@ -145,4 +145,10 @@ TEST(Workload, ProgramsMatchProgramOfEveryPeWithABackgroundJob) {
   }
   EXPECT_EQ(all[5].front().kind, OpKind::Barrier);  // the background job's own barrier
   EXPECT_EQ(all[5].front().job, 1);
+  // The background's names, interned into the main job's tables: labels prefixed, flags as they were.
+  EXPECT_EQ(both.labels.name(all[5].front().label), "background.sync");
+  EXPECT_EQ(both.labels.name(all[5][1].label), "background.exchange");
+  EXPECT_EQ(both.flags.name(all[5][1].flag), "msg");
+  EXPECT_EQ(all[5][1].flag, all[0][1].flag);  // one name, one id: flags are told apart by their PE
+  EXPECT_EQ(both.labels.name(all[0][1].label), "exchange");
 }

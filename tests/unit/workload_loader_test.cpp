@@ -22,7 +22,7 @@ TEST(WorkloadLoader, ExpandsSizesAndVariables) {
   EXPECT_DOUBLE_EQ(w.ops[6].bytes, 1024);
   EXPECT_EQ(w.ops[6].iteration, 1);
   EXPECT_FALSE(w.ops[1].complete);
-  EXPECT_EQ(w.ops[2].label, "quiet2");
+  EXPECT_EQ(w.labels.name(w.ops[2].label), "quiet2");
   EXPECT_EQ(w.ops[5].pe, core::kAllPes);
   EXPECT_EQ(w.program_of(3).size(), 4u);  // its compute and the barrier, once per size
 }
