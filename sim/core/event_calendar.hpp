@@ -8,6 +8,8 @@
 #include <functional>
 #include <vector>
 
+#include "sim/core/callback_slots.hpp"
+
 namespace t3sim::core {
 
 class EventCalendar {
@@ -15,15 +17,7 @@ class EventCalendar {
   using Callback = std::function<void()>;
 
   void schedule(double time, Callback then) {
-    int slot;
-    if (!free_slots_.empty()) {
-      slot = free_slots_.back();
-      free_slots_.pop_back();
-      slots_[static_cast<size_t>(slot)] = std::move(then);
-    } else {
-      slot = static_cast<int>(slots_.size());
-      slots_.push_back(std::move(then));
-    }
+    const int slot = slots_.put(std::move(then));
     heap_.push_back({time, seq_++, slot});
     std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
   }
@@ -35,9 +29,7 @@ class EventCalendar {
     const int slot = heap_.front().slot;
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
     heap_.pop_back();
-    Callback c = std::move(slots_[static_cast<size_t>(slot)]);
-    free_slots_.push_back(slot);
-    return c;
+    return slots_.take(slot);
   }
   size_t size() const { return heap_.size(); }
   // Time and sequence of the earliest event, to merge with another queue that draws its sequence
@@ -53,8 +45,7 @@ class EventCalendar {
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
   std::vector<Event> heap_;  // min-heap by (time, seq)
-  std::vector<Callback> slots_;
-  std::vector<int> free_slots_;
+  CallbackSlots slots_;
   uint64_t seq_ = 0;
 };
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <queue>
 #include <stdexcept>
 #include <string>
 
@@ -238,8 +237,8 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     // them (its share only grows as users freeze at or below it): it need not be a candidate.
     if (s.cap_sum > s.remaining) touched.push_back(r);
   }
-  // Mark the set's entries unfrozen: frozen_ == stamp means "in the set, not frozen yet".
-  // (fair share, resource): the smallest share saturates first. A binary heap over a reused vector.
+  // (fair share, resource): the smallest share saturates first. A binary heap over a reused vector,
+  // used only when the scan below hands over.
   std::vector<ShareItem>& heap = fill_heap_;
   heap.clear();
   for (ResourceId r : touched) scratch_[static_cast<size_t>(r)].heap_stamp = stamp;
@@ -331,30 +330,28 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     return true;
   };
 
-  {
-    // One scan of the candidates per level (resources left with no unfrozen user are dropped).
-    for (int levels = 0; unfrozen > 0; ++levels) {
-      if (levels == kLinearFillLevels && touched.size() > kLinearFillResources) break;  // to the heap
-      double share_level = kNoCap;
-      for (size_t i = 0; i < touched.size();) {
-        const Scratch& s = scratch_[static_cast<size_t>(touched[i])];
-        if (s.active <= 0) {
-          touched[i] = touched.back();
-          touched.pop_back();
-          continue;
-        }
-        share_level = std::min(share_level, s.remaining / s.active);
-        ++i;
+  // One scan of the candidates per level (resources left with no unfrozen user are dropped).
+  for (int levels = 0; unfrozen > 0; ++levels) {
+    if (levels == kLinearFillLevels && touched.size() > kLinearFillResources) break;  // to the heap
+    double share_level = kNoCap;
+    for (size_t i = 0; i < touched.size();) {
+      const Scratch& s = scratch_[static_cast<size_t>(touched[i])];
+      if (s.active <= 0) {
+        touched[i] = touched.back();
+        touched.pop_back();
+        continue;
       }
-      double level, limit;
-      if (!start_level(share_level, &level, &limit)) break;
-      for (size_t i = 0; i < touched.size(); ++i) {
-        const ResourceId r = touched[i];
-        const Scratch& s = scratch_[static_cast<size_t>(r)];
-        if (s.active <= 0 || s.remaining / s.active > limit) continue;
-        for (EntryId u : users_[static_cast<size_t>(r)])
-          if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level, r);
-      }
+      share_level = std::min(share_level, s.remaining / s.active);
+      ++i;
+    }
+    double level, limit;
+    if (!start_level(share_level, &level, &limit)) break;
+    for (size_t i = 0; i < touched.size(); ++i) {
+      const ResourceId r = touched[i];
+      const Scratch& s = scratch_[static_cast<size_t>(r)];
+      if (s.active <= 0 || s.remaining / s.active > limit) continue;
+      for (EntryId u : users_[static_cast<size_t>(r)])
+        if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level, r);
     }
   }
   for (ResourceId r : touched) {
@@ -373,13 +370,6 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
         if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level, r);
     }
   }
-}
-
-double FlowSolver::load(ResourceId r, const std::vector<double>& rates) const {
-  double sum = 0;
-  for (EntryId u : users_[static_cast<size_t>(r)])
-    sum += entries_[static_cast<size_t>(u)].count * rates[static_cast<size_t>(u)];
-  return sum;
 }
 
 bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
@@ -450,7 +440,7 @@ const std::vector<EntryId>& FlowSolver::solve() {
   }
   dirty_resources_.clear();
   std::vector<EntryId>& F = solve_entries_;
-  std::vector<EntryId> candidates;
+  std::vector<EntryId>& candidates = solve_candidates_;
   for (;;) {
     ++stats_.rounds;
     const uint64_t in_f = ++f_epoch_;

@@ -110,7 +110,6 @@ class FlowSolver {
   // The max-min condition of e under `rates`: at its cap, or the fastest on a saturated resource.
   // Records in bottleneck_[e] what holds e (a resource, or -1 for its cap).
   bool satisfied(EntryId e, const std::vector<double>& rates);
-  double load(ResourceId r, const std::vector<double>& rates) const;
 
   std::vector<double> capacity_;
   std::vector<std::vector<EntryId>> users_;  // per resource: the entries crossing it
@@ -166,6 +165,7 @@ class FlowSolver {
   uint64_t f_epoch_ = 0;
   std::vector<ResourceId> solve_resources_;
   std::vector<EntryId> solve_entries_;
+  std::vector<EntryId> solve_candidates_;  // F, then the outside entries to check
   std::vector<EntryId> changed_;
   mutable Stats stats_;  // counted in const fills too
 };

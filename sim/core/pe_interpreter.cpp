@@ -1,23 +1,11 @@
 #include "sim/core/pe_interpreter.hpp"
 
 #include <algorithm>
-#include <cmath>
+#include <stdexcept>
 
 #include "sim/core/op_description.hpp"
 
 namespace t3sim::core {
-
-double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
-  switch (kind) {
-    case FlowKind::Put:
-      return profile.put_bandwidth;
-    case FlowKind::GetData:
-      return profile.get_bandwidth;
-    case FlowKind::GetRequest:
-      break;
-  }
-  return INFINITY;
-}
 
 PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport)
     : cost_(cost),
@@ -173,15 +161,31 @@ void PeInterpreter::signal(int pe, NameId flag) {
   }
 }
 
-std::vector<OpRecord> PeInterpreter::take_records() {
-  std::vector<OpRecord> all;
+RunResult PeInterpreter::take_result() {
+  const std::string waiting = stuck();
+  if (!waiting.empty())
+    throw std::runtime_error("deadlock: the run cannot finish at t = " + std::to_string(transport_.now() * 1e6) +
+                             " us;" + waiting);
+  RunResult r;
+  r.machine = cost_.machine().name;
+  r.profile = cost_.profile().name;
+  r.workload = workload_.name;
+  r.pes = workload_.pes;
+  r.swap_iterations = workload_.swap_iterations;
   size_t n = 0;
   for (const auto& v : records_) n += v.size();
-  all.reserve(n);
+  r.records.reserve(n);
   for (auto& v : records_)
-    for (auto& r : v) all.push_back(std::move(r));
+    for (auto& rec : v) r.records.push_back(rec);
   records_.clear();
-  return all;
+  r.makespan = end_time_;
+  for (const auto& rec : r.records) r.makespan = std::max(r.makespan, rec.end);
+  sort_records(r.records);
+  r.labels = workload_.labels;
+  r.transfers = std::move(transfers_);
+  sort_transfers(r.transfers);
+  r.placement = cost_.placement().description();
+  return r;
 }
 
 std::string PeInterpreter::stuck() const {

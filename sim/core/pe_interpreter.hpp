@@ -34,13 +34,10 @@ class PeInterpreter {
   // Schedules every PE's first operation at the transport's time 0; then run the transport.
   void start();
 
-  // One record per finished operation, per PE in program order then PE order.
-  std::vector<OpRecord> take_records();
-  std::vector<Transfer> take_transfers() { return std::move(transfers_); }
-  // "" when every PE finished; else one line per PE that did not, naming what it waits in.
-  std::string stuck() const;
-  // When the last PE finished (its puts acknowledged); meaningful once every PE has.
-  double end_time() const { return end_time_; }
+  // Once the transport has run out of events: the run's result (records and transfers sorted, the
+  // makespan the last PE's end, its background puts' acknowledgements included). Throws
+  // std::runtime_error naming each PE that could not finish and what it waits in (a deadlock).
+  RunResult take_result();
 
  private:
   using Callback = Transport::Callback;
@@ -68,19 +65,20 @@ class PeInterpreter {
   void record(int pe);
   void put_delivered(int src, int dst, NameId flag, bool blocking);
   void signal(int pe, NameId flag);
+  // "" when every PE finished; else one line per PE that did not, naming what it waits in.
+  std::string stuck() const;
+  const Op& op_at(const Pe& s) const { return workload_.ops[s.program[s.next]]; }
 
   const CostModel& cost_;
   Transport& transport_;
   std::vector<Pe> pes_;
-  const Op& op_at(const Pe& s) const { return workload_.ops[s.program[s.next]]; }
-
   const Workload& workload_;
   std::vector<Job> jobs_;
   std::vector<int> job_of_;
   std::vector<std::vector<OpRecord>> records_;
   std::string step_unit_;  // what Op::step counts, for the deadlock report
   std::vector<Transfer> transfers_;
-  double end_time_ = 0;
+  double end_time_ = 0;  // when the last PE finished
 };
 
 }  // namespace t3sim::core

@@ -44,20 +44,13 @@ void add_routes(PlatformBuilder& platform, const core::Workload& workload) {
   platform.seal();
 }
 
-struct Outcome {
-  std::vector<core::OpRecord> records;
-  std::vector<core::Transfer> transfers;
-  std::string stuck;  // "" or the PEs that could not finish
-  double end = 0;     // when the last PE finished (its puts acknowledged)
-};
-
 // The one PE interpreter over `transport`, run to the end of SimGrid's simulation.
-Outcome interpret(const core::CostModel& cost, const core::Workload& workload, core::Transport& transport,
-                  sg4::Engine& engine) {
+core::RunResult interpret(const core::CostModel& cost, const core::Workload& workload, core::Transport& transport,
+                          sg4::Engine& engine) {
   core::PeInterpreter interpreter(cost, workload, transport);
   interpreter.start();
   engine.run();
-  return {interpreter.take_records(), interpreter.take_transfers(), interpreter.stuck(), interpreter.end_time()};
+  return interpreter.take_result();
 }
 
 }  // namespace
@@ -103,11 +96,11 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
 
   core::NetworkResources resources(machine, placement);
   const core::CostModel cost(machine, profile, placement);
-  Outcome outcome;
+  core::RunResult result;
   if (driver == Driver::Fast) {
     sg4::create_full_zone("t3sim")->seal();  // SimGrid runs only with a platform; the solver needs no more
     SolverTransport transport(cost, resources);
-    outcome = interpret(cost, workload, transport, engine);
+    result = interpret(cost, workload, transport, engine);
     // Diagnostic (stderr, so outputs stay byte-identical): how much work the solver did.
     if (std::getenv("T3SIM_SOLVER_STATS") != nullptr) {
       const core::FlowSolver::Stats& st = transport.solver().stats();
@@ -123,31 +116,8 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     PlatformBuilder platform(machine, profile, placement, resources);
     add_routes(platform, workload);
     SimGridTransport transport(platform, !options.paje_file.empty());
-    outcome = interpret(cost, workload, transport, engine);
+    result = interpret(cost, workload, transport, engine);
   }
-  const std::string& stuck = outcome.stuck;
-  std::vector<core::OpRecord>& records = outcome.records;
-  std::vector<core::Transfer>& transfers = outcome.transfers;
-  if (!stuck.empty())
-    throw std::runtime_error(
-        "deadlock: the run cannot finish at t = " + std::to_string(sg4::Engine::get_clock() * 1e6) + " us;" + stuck);
-
-  core::RunResult result;
-  result.machine = machine.name;
-  result.profile = profile.name;
-  result.workload = workload.name;
-  result.pes = workload.pes;
-  result.swap_iterations = workload.swap_iterations;
-  // The last PE's end includes background puts acknowledged after its last record. Not the clock:
-  // the fast transport's calendar may still hold moved (ignored) completions past it.
-  result.makespan = outcome.end;
-  for (const auto& r : records) result.makespan = std::max(result.makespan, r.end);
-  result.records = std::move(records);
-  core::sort_records(result.records);
-  result.labels = workload.labels;
-  result.transfers = std::move(transfers);
-  core::sort_transfers(result.transfers);
-  result.placement = placement.description();
   return result;
 }
 

@@ -29,15 +29,7 @@ void SolverTransport::after(double delay, Callback then) {
 }
 
 void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, Callback then) {
-  int id;
-  if (!free_flows_.empty()) {
-    id = free_flows_.back();
-    free_flows_.pop_back();
-    callbacks_[static_cast<size_t>(id)] = std::move(then);
-  } else {
-    id = static_cast<int>(callbacks_.size());
-    callbacks_.push_back(std::move(then));
-  }
+  const int id = callbacks_.put(std::move(then));
   const double t = now();
   const core::EntryId e = solver_.add_flow(resources_.path(src, dst), core::flow_cap(cost_.profile(), kind));
   if (entries_.size() <= static_cast<size_t>(e)) entries_.resize(static_cast<size_t>(e) + 1);
@@ -136,7 +128,8 @@ void SolverTransport::complete(core::EntryId e, double now) {
   // flow of the entry that ends at the same progress ends with it.
   s.progress = std::max(s.progress, s.flows.front().target);
   s.since = now;
-  std::vector<int> done;
+  std::vector<int>& done = done_;  // complete() does not re-enter: callbacks only start flows
+  done.clear();
   while (!s.flows.empty() && s.flows.front().target <= s.progress) {
     done.push_back(s.flows.front().flow);
     std::pop_heap(s.flows.begin(), s.flows.end(), std::greater<>());
@@ -144,13 +137,8 @@ void SolverTransport::complete(core::EntryId e, double now) {
     solver_.remove_flow(e);
   }
   dirty_ = true;
-  schedule(e, now);  // the next flow at the current rate, until the solve (or none)  // the next flow at the current
-                     // rate, until the solve
-  for (int id : done) {
-    Callback then = std::move(callbacks_[static_cast<size_t>(id)]);
-    free_flows_.push_back(id);
-    then();
-  }
+  schedule(e, now);  // the next flow at the current rate, until the solve (or none)
+  for (int id : done) callbacks_.take(id)();
 }
 
 }  // namespace t3sim::engine

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/callback_slots.hpp"
 #include "sim/core/cost_model.hpp"
 #include "sim/core/event_calendar.hpp"
 #include "sim/core/flow_solver.hpp"
@@ -62,10 +63,10 @@ class SolverTransport : public core::Transport {
   core::NetworkResources& resources_;
   core::FlowSolver solver_;
   core::EventCalendar calendar_;
-  core::IndexedHeap completions_;    // each entry's earliest end, moved in place when its rate changes
-  std::vector<EntryState> entries_;  // by solver entry id
-  std::vector<Callback> callbacks_;  // by flow id
-  std::vector<int> free_flows_;
+  core::IndexedHeap completions_;      // each entry's earliest end, moved in place when its rate changes
+  std::vector<EntryState> entries_;    // by solver entry id
+  core::CallbackSlots callbacks_;      // by flow id: what to call when the flow is delivered
+  std::vector<int> done_;              // complete(): the flows ending together
   std::vector<core::EntryId> joined_;  // entries that gained a flow since the last solve
   bool in_timer_ = false;
   bool dirty_ = false;

@@ -1,0 +1,19 @@
+#include "sim/core/transport.hpp"
+
+#include <cmath>
+
+namespace t3sim::core {
+
+double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
+  switch (kind) {
+    case FlowKind::Put:
+      return profile.put_bandwidth;
+    case FlowKind::GetData:
+      return profile.get_bandwidth;
+    case FlowKind::GetRequest:
+      break;
+  }
+  return INFINITY;
+}
+
+}  // namespace t3sim::core
