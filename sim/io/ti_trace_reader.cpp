@@ -236,8 +236,11 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
                          "neither a trace line ('RANK ACTION ...') nor the path of one rank's trace");
       // SimGrid writes the rank files' paths as seen from where the run started, often the trace's
       // own folder: relative paths are tried from the trace's folder, then from the current one.
+      // The non-throwing form: a name the OS refuses (too long, say) is simply not there, and the
+      // read below reports it as a missing file with its line.
       const std::string beside = path_beside(path, line.tokens[0].text);
-      files.push_back(std::filesystem::exists(beside) ? beside : line.tokens[0].text);
+      std::error_code ec;
+      files.push_back(std::filesystem::exists(beside, ec) ? beside : line.tokens[0].text);
       rank_files.push_back(read_trace_lines(files.back()));
     }
     per_rank.resize(rank_files.size());
