@@ -54,14 +54,20 @@ double CostModel::uncontended_time(const Op& op) const {
     case OpKind::Atomic:  // the remote memory does the swap or add; the old value comes back as a get's data
       if (op.peer == op.pe) return local_copy_time(op.bytes);
       return p.call_overhead + latency(op.pe, op.peer) + machine_.network.request_bytes / bottleneck(op.pe, op.peer) +
-             latency(op.peer, op.pe) + op.bytes / std::min(bottleneck(op.peer, op.pe), p.get_bandwidth);
+             latency(op.peer, op.pe) +
+             op.bytes / std::min(bottleneck(op.peer, op.pe),
+                                 flow_cap(p, op.message_data ? FlowKind::MessageData : FlowKind::GetData));
     case OpKind::Put:
       if (op.peer == op.pe) return local_copy_time(op.bytes);
       if (!op.complete) return p.call_overhead;
       return p.call_overhead + latency(op.pe, op.peer) +
-             op.bytes / std::min(bottleneck(op.pe, op.peer), p.put_bandwidth) + latency(op.peer, op.pe);
+             op.bytes / std::min(bottleneck(op.pe, op.peer), flow_cap(p, FlowKind::Put)) + latency(op.peer, op.pe);
     case OpKind::Overhead:
       return p.message_overhead;
+    case OpKind::MpiSend:
+      return p.mpi_send_overhead;
+    case OpKind::MpiRecv:
+      return p.mpi_recv_overhead;
     case OpKind::Compute:
       return op.seconds + op.flops / (machine_.node.clock_hz * machine_.node.flops_per_cycle);
     case OpKind::Quiet:

@@ -6,16 +6,19 @@
 //   local get       = call_overhead + local_overhead + bytes / copy_bandwidth
 //   remote get      = call_overhead
 //                     + latency(pe->peer) + request_bytes / bottleneck(pe->peer)        (the request)
-//                     + latency(peer->pe) + bytes / min(bottleneck(peer->pe), get_bandwidth)  (the data)
+//                     + latency(peer->pe) + bytes / min(bottleneck(peer->pe), get_bandwidth)  (the data;
+//                       a message layer's rendezvous pull: also min with mpi_bandwidth, flow_cap)
 //   put, complete   = call_overhead + latency(pe->peer)
 //                     + bytes / min(bottleneck(pe->peer), put_bandwidth) + latency(peer->pe)  (the ack)
 //   put to self     = call_overhead + local_overhead + bytes / copy_bandwidth
+//   overhead        = message_overhead; mpi send / receive = mpi_send_overhead / mpi_recv_overhead
 #pragma once
 #include <vector>
 
 #include "sim/core/job_placement.hpp"
 #include "sim/core/machine_spec.hpp"
 #include "sim/core/results.hpp"
+#include "sim/core/transport.hpp"
 #include "sim/core/workload.hpp"
 
 namespace t3sim::core {

@@ -71,8 +71,21 @@ const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
        "rate at which the initiating PE pushes remote data; the network may cap it lower", FitRange{50e6, 1e6, 1e10},
        T3SIM_FIELD(SoftwareProfile, put_bandwidth)},
       {"message_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
-       "software cost per message of a message-passing layer built on SHMEM (matching, bookkeeping)",
+       "software cost per message of PSTSWM's message layer built on SHMEM (the swap patterns; matching, "
+       "bookkeeping); MPI calls pay mpi_send_overhead and mpi_recv_overhead instead",
        FitRange{2e-6, 1e-9, 1e-3}, T3SIM_FIELD(SoftwareProfile, message_overhead)},
+      {"mpi_send_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
+       "software cost of one MPI send call (blocking or isend) beyond the SHMEM calls it makes: building the "
+       "envelope, the library's queues",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_send_overhead)},
+      {"mpi_recv_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
+       "software cost of one MPI receive call (blocking or irecv) beyond the SHMEM calls it makes: matching the "
+       "envelope, the library's queues",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_recv_overhead)},
+      {"mpi_bandwidth", Quantity::Bandwidth, std::string("0B/s"), 0, false, 1e13,
+       "rate at which a PE's MPI library pulls rendezvous data, over all its messages in flight (its get loop); "
+       "it draws on the PE's get rate too. 0: no limit of its own (the get rate alone)",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_bandwidth)},
       {"eager_threshold", Quantity::Size, std::string("0B"), 0, false, 1073741824.0,
        "largest message the message layer sends eagerly (put into a buffer at the receiver, copied out by the "
        "receive); larger ones go by rendezvous (the receiver pulls with a get). 0: no buffering, as Cray MPT's "

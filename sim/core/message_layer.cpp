@@ -107,7 +107,7 @@ class Emitter {
       : pe_(pe), eager_(eager_threshold), out_(out), flags_(flags) {}
 
   void send_start(const Call& c, double bytes) {
-    add(c, OpKind::Overhead, -1, 0, kNoName);
+    add(c, OpKind::MpiSend, -1, 0, kNoName);
     if (bytes <= eager_)
       add(c, OpKind::Put, c.peer, std::max(bytes, kControlBytes), channel("eager", pe_, c.tag));
     else
@@ -119,13 +119,18 @@ class Emitter {
     if (bytes > eager_) add(site, OpKind::Wait, -1, 0, channel("done", c.peer, c.tag));
   }
   void receive(const Matched& m, const Call& site) {
+    // The receive's own cost is its matching of the arrived envelope: after the wait, so a receive
+    // posted early does not hide it.
     if (m.bytes <= eager_) {
       add(site, OpKind::Wait, -1, 0, channel("eager", m.source, m.tag));
+      add(site, OpKind::MpiRecv, -1, 0, kNoName);
       if (m.bytes > 0) add(site, OpKind::Get, pe_, m.bytes, kNoName);  // out of the eager buffer
       return;
     }
     add(site, OpKind::Wait, -1, 0, channel("rts", m.source, m.tag));
+    add(site, OpKind::MpiRecv, -1, 0, kNoName);
     add(site, OpKind::Get, m.source, m.bytes, kNoName);
+    out_.back().message_data = true;  // pulled by the MPI library: draws on the PE's MPI rate
     add(site, OpKind::Put, m.source, kControlBytes, channel("done", pe_, m.tag));
   }
   // A SHMEM operation of the program, reported under its call's label, line and measurement.

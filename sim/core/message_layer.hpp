@@ -3,14 +3,18 @@
 //
 // A message of B bytes from PE s to PE r with tag t (B = the sender's count; the receive may be larger):
 //   eager (B <= profile.eager_threshold)
-//     send at s    : overhead; put B to r, signalling r's flag "mp.eager s t"         (returns at once)
-//     receive at r : wait "mp.eager s t"; copy B out of the receive buffer (a local get)
+//     send at s    : mpi send; put B to r, signalling r's flag "mp.eager s t"      (returns at once)
+//     receive at r : wait "mp.eager s t"; mpi receive; copy B out of the receive buffer (a local get)
 //   rendezvous (B > eager_threshold)
-//     send at s    : overhead; put an 8-byte request to r, signalling "mp.rts s t"
+//     send at s    : mpi send; put an 8-byte request to r, signalling "mp.rts s t"
 //                    ... finish: wait "mp.done r t"                        (the data has been pulled)
-//     receive at r : wait "mp.rts s t"; get B from s; put 8 bytes to s, signalling "mp.done r t"
-// message_overhead (the software cost of one message, fitted from PSTSWM's swaps, where every PE
-// sends and receives one message) is charged once, to the sender.
+//     receive at r : wait "mp.rts s t"; mpi receive; get B from s (the MPI library's pull: it draws on
+//                    r's mpi_bandwidth too); put 8 bytes to s, signalling "mp.done r t"
+// "mpi send" and "mpi receive" are the calls' own software costs (mpi_send_overhead,
+// mpi_recv_overhead: the library's envelopes, queues and matching), beyond the SHMEM calls each
+// makes; the receive's comes after the envelope has arrived (matching it), so posting a receive
+// early does not hide it. With mpi_send_overhead = message_overhead, no receive cost and no MPI rate, the rendezvous
+// is operation for operation PSTSWM's nonblocking_receive swap (a regression test holds it).
 //
 // Blocking calls do all their part at once. isend does its start at the call and its finish at the wait
 // (for eager: nothing); irecv does all its part at the wait, as an MPI without a progress engine

@@ -1,7 +1,11 @@
 // The shared capacities of a job's network, numbered densely for the flow solver: the injection and
-// the ejection interface of every node (shared by its PEs), then every directed torus link. A flow
-// from PE a to PE b crosses the injection of a's node, its route's links and the ejection of b's
-// node; both the solver transport and the SimGrid platform take their paths from here.
+// the ejection interface of every node (shared by its PEs), every directed torus link, then each job
+// PE's issue rate (the remote stores it can issue: puts), receive rate (the remote loads it can
+// sink: get data returning) and MPI rate (rendezvous data its MPI library pulls), each shared by all
+// that PE's transfers in flight. A flow from PE a to PE b crosses the injection of a's node, its
+// route's links and the ejection of b's node, plus the issue rate of a (a put) or the receive rate
+// of b (get data; rendezvous data also b's MPI rate, when the profile sets one); both the solver
+// transport and the SimGrid platform take their paths from here.
 #pragma once
 #include <memory>
 #include <string>
@@ -11,32 +15,47 @@
 #include "sim/core/job_placement.hpp"
 #include "sim/core/machine_spec.hpp"
 #include "sim/core/routing.hpp"
+#include "sim/core/transport.hpp"
 
 namespace t3sim::core {
 
 class NetworkResources {
  public:
-  // Routes by the machine's own routing (dimension order today).
+  // Routes by the machine's own routing (dimension order today); the PEs' rates are the profile's
+  // (flow_cap: put_bandwidth, get_bandwidth).
+  NetworkResources(const MachineSpec& machine, const SoftwareProfile& profile, const JobPlacement& placement);
+  // The network alone (interfaces and links, no PE rates): for reports of link loads.
   NetworkResources(const MachineSpec& machine, const JobPlacement& placement);
 
-  int count() const { return 2 * nodes_ + link_bound_; }
+  int count() const { return 2 * nodes_ + link_bound_ + 2 * pes_ + mpi_pes_; }
   // bytes/s
   double capacity(ResourceId r) const;
-  // "inject.n3", "eject.n3", or the link's name ("n12.y-").
+  // "inject.n3", "eject.n3", the link's name ("n12.y-"), "issue.pe5", "receive.pe5" or "mpi.pe5".
   std::string name(ResourceId r) const;
-  // The resources a flow from job PE src to job PE dst crosses (src != dst). Computed at each call
-  // (a route is a few dozen operations; a cache of every pair cost more memory than it saved time);
-  // the reference stays valid until the next call.
+  // The network resources a flow from job PE src to job PE dst crosses (src != dst): interfaces and
+  // links, no PE rate. Computed at each call (a route is a few dozen operations; a cache of every
+  // pair cost more memory than it saved time); the reference stays valid until the next call.
   const std::vector<ResourceId>& path(int src_pe, int dst_pe);
-  // Every resource that exists (links of rings of size 1 do not), in id order.
-  std::vector<ResourceId> existing() const;
+  // The same with the PE rates a flow of `kind` draws on: the source's issue rate for a put, the
+  // destination's (the initiator's) receive rate for get data (and its MPI rate for rendezvous
+  // data, if the profile has one), none for a get request. Only with a profile.
+  const std::vector<ResourceId>& path(int src_pe, int dst_pe, FlowKind kind);
+  // Whether r is a PE's issue, receive or MPI rate rather than part of the network.
+  bool is_pe_rate(ResourceId r) const { return r >= 2 * nodes_ + link_bound_; }
 
  private:
+  ResourceId issue_of(int pe) const { return 2 * nodes_ + link_bound_ + pe; }
+  ResourceId receive_of(int pe) const { return issue_of(pes_) + pe; }
+  ResourceId mpi_of(int pe) const { return receive_of(pes_) + pe; }
+
   const MachineSpec& machine_;
+  const SoftwareProfile* profile_;  // null: the network alone
   const JobPlacement& placement_;
   std::unique_ptr<Routing> routing_;
   int nodes_;
   int link_bound_;
+  int pes_;
+  int mpi_pes_;  // pes_ when the profile sets an MPI rate, else 0 (no MPI rate resources)
   std::vector<ResourceId> path_;
 };
 

@@ -86,11 +86,11 @@ bool PeInterpreter::start_op(int pe) {
         const int peer = op.peer;
         const double bytes = op.bytes;
         const int iteration = op.iteration;
-        transport_.after(p.call_overhead, [this, pe, peer, bytes, iteration, done] {
-          transfer(pe, peer, cost_.machine().network.request_bytes, FlowKind::GetRequest, -1,
-                   [this, pe, peer, bytes, iteration, done] {
-                     transfer(peer, pe, bytes, FlowKind::GetData, iteration, done);
-                   });
+        const FlowKind data = op.message_data ? FlowKind::MessageData : FlowKind::GetData;
+        transport_.after(p.call_overhead, [this, pe, peer, bytes, iteration, data, done] {
+          transfer(
+              pe, peer, cost_.machine().network.request_bytes, FlowKind::GetRequest, -1,
+              [this, pe, peer, bytes, iteration, data, done] { transfer(peer, pe, bytes, data, iteration, done); });
         });
       } else {
         const int dst = op.peer;
@@ -123,6 +123,8 @@ bool PeInterpreter::start_op(int pe) {
       return false;
     }
     case OpKind::Overhead:
+    case OpKind::MpiSend:
+    case OpKind::MpiRecv:
     case OpKind::Compute:
       transport_.after(cost_.uncontended_time(op), done);
       return false;

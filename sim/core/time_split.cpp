@@ -24,6 +24,8 @@ std::vector<PeTime> time_split(const RunResult& run, int job_pes) {
       case OpKind::Get:
       case OpKind::Atomic:
       case OpKind::Overhead:
+      case OpKind::MpiSend:
+      case OpKind::MpiRecv:
         t.communication += r.duration();
         break;
       case OpKind::Wait:

@@ -1,5 +1,6 @@
 #include "sim/core/transport.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace t3sim::core {
@@ -10,6 +11,8 @@ double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
       return profile.put_bandwidth;
     case FlowKind::GetData:
       return profile.get_bandwidth;
+    case FlowKind::MessageData:
+      return profile.mpi_bandwidth > 0 ? std::min(profile.get_bandwidth, profile.mpi_bandwidth) : profile.get_bandwidth;
     case FlowKind::GetRequest:
       break;
   }

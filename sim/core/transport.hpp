@@ -11,11 +11,16 @@
 
 namespace t3sim::core {
 
-// What a flow carries, which picks its rate cap (flow_cap).
-enum class FlowKind { Put, GetRequest, GetData };
+// What a flow carries, which picks the PE rates it draws on (flow_cap). MessageData is the data of a
+// message layer's rendezvous (get data pulled by the MPI library).
+enum class FlowKind { Put, GetRequest, GetData, MessageData };
 
-// The per-flow rate cap of a kind under a profile (bytes/s; infinity for none): a put's data is
-// issued at most at put_bandwidth, a get's data returns at most at get_bandwidth, a request is small.
+// The PE rate a flow of `kind` draws on under a profile (bytes/s; infinity for none): a PE issues
+// remote stores (puts) at most at put_bandwidth and sinks returning get data at most at
+// get_bandwidth, in total over all its transfers in flight (network_resources.hpp makes each a
+// shared capacity of the PE); rendezvous data also at most at mpi_bandwidth (when set); a get
+// request is small and draws on none. A flow alone on the machine runs at the lesser of this and
+// its path's capacities (ClosedFormTransport, CostModel).
 double flow_cap(const SoftwareProfile& profile, FlowKind kind);
 
 class Transport {

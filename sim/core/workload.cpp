@@ -22,6 +22,10 @@ const char* op_kind_name(OpKind k) {
       return "overhead";
     case OpKind::Atomic:
       return "atomic";
+    case OpKind::MpiSend:
+      return "mpi_send";
+    case OpKind::MpiRecv:
+      return "mpi_recv";
   }
   return "?";
 }

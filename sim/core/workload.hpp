@@ -16,8 +16,10 @@ enum class OpKind : uint8_t {
   Barrier,   // every PE of the job waits for all the others (pe == kAllPes)
   Compute,   // pe computes for `seconds`, or `flops` at the node's peak rate
   Wait,      // pe waits until its flag `flag` has been signalled, then consumes one signal (wait_until + reset)
-  Overhead,  // pe spends the profile's message_overhead: one message's software cost in a message layer
+  Overhead,  // pe spends the profile's message_overhead: one message's software cost in PSTSWM's message layer
   Atomic,    // pe runs an atomic swap / fetch-add on peer's memory: a round trip like a get of `bytes` (8)
+  MpiSend,   // pe spends the profile's mpi_send_overhead: an MPI send call's own software cost
+  MpiRecv,   // pe spends the profile's mpi_recv_overhead: an MPI receive call's own software cost
 };
 
 constexpr int kAllPes = -1;
@@ -44,6 +46,7 @@ struct Op {
   int iteration = 0;       // index into the workload's size sweep
   OpKind kind = OpKind::Get;
   bool complete = true;
+  bool message_data = false;  // get: a message layer's rendezvous pull (FlowKind::MessageData)
 };
 
 // An operation of a generated pattern: puts do not wait for delivery (quiet does), as isend. `flag` and

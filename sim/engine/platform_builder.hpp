@@ -31,8 +31,9 @@ namespace sg4 = simgrid::s4u;
 class PlatformBuilder {
  public:
   // Call after the engine's network model is configured and before any other zone exists.
-  PlatformBuilder(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
-                  const core::JobPlacement& placement, core::NetworkResources& resources);
+  // The links are `resources`' (made with the run's profile, so the PEs' rates are links too).
+  PlatformBuilder(const core::MachineSpec& machine, const core::JobPlacement& placement,
+                  core::NetworkResources& resources);
   // Records that data of `kind` flows from src_pe to dst_pe (src != dst). Call before seal().
   void add_pair(int src_pe, int dst_pe, core::FlowKind kind);
   void seal();
@@ -42,13 +43,13 @@ class PlatformBuilder {
   sg4::Host* flow_destination(int dst_pe, core::FlowKind kind) const;
 
  private:
-  sg4::Link* link(const std::string& name, double bandwidth, bool fatpipe = false);
+  sg4::Link* link(const std::string& name, double bandwidth);
 
-  const core::SoftwareProfile& profile_;
   core::NetworkResources& resources_;
   sg4::NetZone* zone_;
   std::vector<sg4::Host*> hosts_;
-  std::vector<sg4::Host*> get_servers_;
+  std::vector<sg4::Host*> get_servers_;      // sources of get data (its route ends at the receive rate)
+  std::vector<sg4::Host*> message_servers_;  // sources of rendezvous data (receive and MPI rates)
   std::map<std::string, sg4::Link*> links_;
   std::set<std::tuple<int, int, int>> pairs_;
 };

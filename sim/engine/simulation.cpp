@@ -36,7 +36,7 @@ void add_routes(PlatformBuilder& platform, const core::Workload& workload) {
     if (op.peer < 0 || op.peer == op.pe) continue;
     if (op.kind == core::OpKind::Get || op.kind == core::OpKind::Atomic) {
       platform.add_pair(op.pe, op.peer, core::FlowKind::GetRequest);
-      platform.add_pair(op.peer, op.pe, core::FlowKind::GetData);
+      platform.add_pair(op.peer, op.pe, op.message_data ? core::FlowKind::MessageData : core::FlowKind::GetData);
     } else if (op.kind == core::OpKind::Put) {
       platform.add_pair(op.pe, op.peer, core::FlowKind::Put);
     }
@@ -94,7 +94,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     engine.set_config("tracing/actor:yes");
   }
 
-  core::NetworkResources resources(machine, placement);
+  core::NetworkResources resources(machine, profile, placement);
   const core::CostModel cost(machine, profile, placement);
   core::RunResult result;
   if (driver == Driver::Fast) {
@@ -113,7 +113,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
                    static_cast<unsigned long long>(st.checks));
     }
   } else {
-    PlatformBuilder platform(machine, profile, placement, resources);
+    PlatformBuilder platform(machine, placement, resources);
     add_routes(platform, workload);
     SimGridTransport transport(platform, !options.paje_file.empty());
     result = interpret(cost, workload, transport, engine);

@@ -31,7 +31,7 @@ void SolverTransport::after(double delay, Callback then) {
 void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, Callback then) {
   const int id = callbacks_.put(std::move(then));
   const double t = now();
-  const core::EntryId e = solver_.add_flow(resources_.path(src, dst), core::flow_cap(cost_.profile(), kind));
+  const core::EntryId e = solver_.add_flow(resources_.path(src, dst, kind), INFINITY);
   if (entries_.size() <= static_cast<size_t>(e)) entries_.resize(static_cast<size_t>(e) + 1);
   EntryState& s = entries_[static_cast<size_t>(e)];
   if (solver_.multiplicity(e) == 1) {  // a new entry (or a freed id reused): progress starts again

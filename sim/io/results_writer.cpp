@@ -19,8 +19,9 @@ double rate_mbps(const core::OpRecord& r) {
 }
 
 core::OpKind kind_from(const std::string& name) {
-  for (auto k : {core::OpKind::Get, core::OpKind::Put, core::OpKind::Quiet, core::OpKind::Barrier,
-                 core::OpKind::Compute, core::OpKind::Wait, core::OpKind::Overhead, core::OpKind::Atomic})
+  for (auto k :
+       {core::OpKind::Get, core::OpKind::Put, core::OpKind::Quiet, core::OpKind::Barrier, core::OpKind::Compute,
+        core::OpKind::Wait, core::OpKind::Overhead, core::OpKind::Atomic, core::OpKind::MpiSend, core::OpKind::MpiRecv})
     if (name == core::op_kind_name(k)) return k;
   throw std::runtime_error("results JSON: unknown op '" + name + "'");
 }

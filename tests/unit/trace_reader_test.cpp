@@ -173,13 +173,15 @@ TEST(MessageLayer, EagerBelowTheThresholdRendezvousAbove) {
   };
   core::InternTable flags;
   const auto eager = core::expand_messages(p, 4096, flags);
-  EXPECT_EQ(kinds(eager, 0), "overhead put1 ");
-  EXPECT_EQ(kinds(eager, 1), "wait get1 ");  // the copy out of the eager buffer is a get from itself
+  EXPECT_EQ(kinds(eager, 0), "mpi_send put1 ");
+  EXPECT_EQ(kinds(eager, 1), "wait mpi_recv get1 ");  // the copy out of the eager buffer is a get from itself
+  EXPECT_FALSE(eager.back().message_data);            // a local copy, not the MPI library's pull
   const auto rendezvous = core::expand_messages(p, 512, flags);
-  EXPECT_EQ(kinds(rendezvous, 0), "overhead put1 wait ");
-  EXPECT_EQ(kinds(rendezvous, 1), "wait get0 put0 ");
+  EXPECT_EQ(kinds(rendezvous, 0), "mpi_send put1 wait ");
+  EXPECT_EQ(kinds(rendezvous, 1), "wait mpi_recv get0 put0 ");
   EXPECT_EQ(rendezvous[1].bytes, core::kControlBytes);
-  EXPECT_EQ(rendezvous[4].bytes, 1024);
+  EXPECT_EQ(rendezvous[5].bytes, 1024);
+  EXPECT_TRUE(rendezvous[5].message_data);  // the receiver's pull draws on its MPI rate
 }
 
 TEST(Collectives, EraAlgorithmsMoveTheRightMessages) {

@@ -1,0 +1,12 @@
+#!/bin/sh
+# Writes to stdout the machine file $1 with its MPI costs set to those of PSTSWM's message layer:
+# mpi_send_overhead = the file's (calibrated) message_overhead, no receive cost, no MPI rate. Under it
+# the message layer's rendezvous is PSTSWM's nonblocking_receive swap operation for operation (the
+# regression test trace.equals_workload.pstswm_swap); the value is read, never copied, so a
+# re-calibration keeps the test true.
+set -eu
+overhead=$(sed -n 's/^ *message_overhead: *//p' "$1")
+[ -n "$overhead" ] || { echo "$1: no message_overhead" >&2; exit 1; }
+sed -e "s|^\( *\)mpi_send_overhead: .*|\1mpi_send_overhead: $overhead|" \
+    -e "s|^\( *\)mpi_recv_overhead: .*|\1mpi_recv_overhead: 0us|" \
+    -e "s|^\( *\)mpi_bandwidth: .*|\1mpi_bandwidth: 0B/s|" "$1"

@@ -1,0 +1,56 @@
+// MPI pays its own costs and is never faster than the SHMEM it is built on (issue 13): on every
+// shipped machine and profile, each MPI ping-pong of the coarray paper takes at least as long as the
+// same ping-pong written with SHMEM puts, from 8 B to 4 MiB, eager and rendezvous alike.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/core/cost_model.hpp"
+#include "sim/core/uncontended_replay.hpp"
+#include "sim/io/machine_loader.hpp"
+#include "sim/io/trace_loader.hpp"
+
+using namespace t3sim;
+
+namespace {
+
+std::string trace(const std::string& name) { return std::string(T3SIM_SOURCE_DIR) + "/workloads/traces/" + name; }
+
+double makespan(const core::MachineSpec& m, const core::SoftwareProfile& p, const std::string& file, double bytes) {
+  const io::LoadedWorkload w = io::load_trace(trace(file), p.eager_threshold, 0, bytes);
+  return core::replay_uncontended(core::CostModel(m, p), w.workload).makespan;
+}
+
+std::vector<std::string> machine_files() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(T3SIM_SOURCE_DIR) + "/platforms"))
+    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(MpiCosts, NeverFasterThanTheShmemItIsBuiltOn) {
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"pingpong-sendrecv.t3t", "pingpong-put.t3t"},
+      {"pingpong8-mpi-blocking.t3t", "pingpong8-put-blocking.t3t"},
+      {"pingpong8-mpi-nonblocking.t3t", "pingpong8-put-nonblocking.t3t"},
+  };
+  int checked = 0;
+  for (const std::string& file : machine_files()) {
+    const core::MachineSpec m = io::load_machine(file);
+    for (const core::SoftwareProfile& p : m.profiles)
+      for (double bytes : {8.0, 64.0, 1024.0, 16384.0, 65536.0, 262144.0, 4194304.0})
+        for (const auto& [mpi, shmem] : pairs) {
+          const double t_mpi = makespan(m, p, mpi, bytes);
+          const double t_shmem = makespan(m, p, shmem, bytes);
+          EXPECT_GE(t_mpi, t_shmem) << file << " profile " << p.name << ": " << mpi << " vs " << shmem << " at "
+                                    << bytes << " B";
+          ++checked;
+        }
+  }
+  EXPECT_GE(checked, 7 * 3 * 7);  // every shipped machine took part
+}
+
+}  // namespace
