@@ -220,7 +220,6 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
         all.push_back(r);
       }
       s.active += en.count;
-      s.cap_sum += en.count * en.cap;
       s.set_load += en.count * en.rate;
       ++s.set_users;
     }
@@ -233,9 +232,22 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     s.remaining = capacity_[static_cast<size_t>(r)];
     if (incremental && s.outside > 0) s.remaining -= committed(r).load - s.set_load;
     if (s.remaining < 0) s.remaining = 0;
-    // A resource that holds its users' caps with room to spare never saturates before they reach
-    // them (its share only grows as users freeze at or below it): it need not be a candidate.
-    if (s.cap_sum > s.remaining) touched.push_back(r);
+  }
+  // What each entry of the set can get at most: its cap, and on each of its resources the capacity
+  // left there shared by its own flows alone. A resource whose users' bounds fit in what is left
+  // (by more than kTol) never saturates, so it need not be a candidate bottleneck: its share only grows as
+  // users freeze. The resource that gives an entry its bound is always kept (its users' bounds add
+  // up to at least what is left there), so every entry keeps a candidate or its cap. Without this,
+  // a PE's issue rate shared by its flows (no caps) would make every link of their paths a candidate.
+  for (EntryId e : set) {
+    const Entry& en = entries_[static_cast<size_t>(e)];
+    double bound = en.cap;
+    for (ResourceId r : en.path) bound = std::min(bound, scratch_[static_cast<size_t>(r)].remaining / en.count);
+    for (ResourceId r : en.path) scratch_[static_cast<size_t>(r)].cap_sum += en.count * bound;
+  }
+  for (ResourceId r : all) {
+    const Scratch& s = scratch_[static_cast<size_t>(r)];
+    if (!(s.cap_sum < s.remaining * (1 - kTol))) touched.push_back(r);
   }
   // (fair share, resource): the smallest share saturates first. A binary heap over a reused vector,
   // used only when the scan below hands over.

@@ -129,7 +129,7 @@ class FlowSolver {
     double remaining = 0;          // fill: capacity left for the set's unfrozen entries
     double active = 0;             // fill: multiplicity of the set's unfrozen entries
     int outside = 0;               // fill: users outside the set
-    double cap_sum = 0;            // fill: what the set's users could take at most (their caps)
+    double cap_sum = 0;            // fill: what the set's users could take at most (caps, capacity left)
     double set_load = 0;           // fill: the set's users' committed load
     int set_users = 0;             // fill: users in the set
     double set_fastest = 0;        // fill: the largest rate given to a user in the set
