@@ -75,7 +75,7 @@ int cmd_run(const RunArgs& a) {
   if (!pattern.empty()) {
     const std::string label = pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
     traffic = core::traffic_report(machine, *placement, result, label, job_pes);
-  } else if (is_trace) {
+  } else if (is_trace || a.summary) {  // a step workload: every operation of the main job counts
     traffic = core::traffic_report(machine, *placement, result, "", job_pes);
   }
   const std::vector<core::PeTime> split = core::time_split(result, job_pes);
@@ -93,7 +93,6 @@ int cmd_run(const RunArgs& a) {
     }
   }
   if (a.summary) {
-    if (!traffic) throw io::InputError({a.workload, 0, 0}, "pattern", "--summary needs a pattern workload");
     std::cout << io::traffic_summary_line(result, *traffic) << "\n";
   } else if (a.json)
     std::cout << io::results_json(result);

@@ -108,7 +108,9 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"doc", "string", "what machine this is (optional)"},
       {"torus.dims", "list of 3 integers >= 1", "router positions along x, y, z"},
       {"torus.dimension_order", "list of x|y|z, a permutation", "order in which routes correct dimensions"},
-      {"torus.tie_rule", "plus|minus", "direction taken at ring distance exactly k/2"},
+      {"torus.tie_rule", "plus|minus|balanced",
+       "direction taken at ring distance exactly k/2; balanced: + from an even coordinate along that "
+       "dimension, - from an odd one (half the k/2 pairs each way)"},
       {"torus.populated_nodes", "integer (optional)", "positions 0..n-1 hold PEs; the rest only route; default all"},
       {"software.default_profile", "string", "profile used when --profile is not given"},
       {"software.scale_with_clock", "list of profile time keys", "with a base: scale these by base clock / clock"},

@@ -32,8 +32,11 @@ void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int 
   const double start = transport_.now();
   transport_.after(
       cost_.latency(src, dst), [this, src, dst, bytes, kind, iteration, start, then = std::move(then)]() mutable {
-        transport_.flow(src, dst, bytes, kind, [this, src, dst, bytes, iteration, start, then = std::move(then)] {
-          if (iteration >= 0) transfers_.push_back({src, dst, bytes, start, transport_.now(), iteration});
+        transport_.flow(src, dst, bytes, kind, [this, src, dst, bytes, kind, iteration, start, then = std::move(then)] {
+          if (iteration >= 0) {
+            const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
+            transfers_.push_back({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
+          }
           then();
         });
       });

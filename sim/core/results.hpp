@@ -27,9 +27,11 @@ struct Transfer {
   int src = 0;
   int dst = 0;
   double bytes = 0;
-  double start = 0;   // s
-  double end = 0;     // s
-  int iteration = 0;  // the measurement (size index) it belongs to
+  double start = 0;    // s
+  double end = 0;      // s
+  int iteration = 0;   // the measurement (size index) it belongs to
+  int initiator = -1;  // the PE whose call moved it (get data: the getter, dst); -1: src
+  int mover() const { return initiator >= 0 ? initiator : src; }
 };
 
 struct RunResult {

@@ -9,7 +9,15 @@ Direction Router::direction(int a_coord, int b_coord, int dim) const {
   const int minus = torus_.dims()[dim] - plus;
   if (plus < minus) return Direction::Plus;
   if (minus < plus) return Direction::Minus;
-  return tie_ == TieRule::Plus ? Direction::Plus : Direction::Minus;
+  switch (tie_) {
+    case TieRule::Plus:
+      return Direction::Plus;
+    case TieRule::Minus:
+      return Direction::Minus;
+    case TieRule::Balanced:
+      break;
+  }
+  return a_coord % 2 == 0 ? Direction::Plus : Direction::Minus;
 }
 
 std::vector<Hop> Router::route(int src_node, int dst_node) const {

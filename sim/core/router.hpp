@@ -7,8 +7,10 @@
 
 namespace t3sim::core {
 
-// At distance exactly k/2: go in the + direction, or in the - direction.
-enum class TieRule { Plus, Minus };
+// At distance exactly k/2: go in the + direction, or in the - direction, or balanced: + from an even
+// coordinate along that dimension and - from an odd one, so that the k/2 shift of a ring sends half
+// its packets each way (on a ring of k = 4m every link of both directions then carries m of them).
+enum class TieRule { Plus, Minus, Balanced };
 
 struct Hop {
   LinkId link;

@@ -66,7 +66,7 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
   };
   for (const auto& t : run.transfers) {
     const bool in_job = job_pes < 0 || (t.src < job_pes && t.dst < job_pes);
-    if (in_job) sent[t.iteration][t.src] += t.bytes;
+    if (in_job) sent[t.iteration][t.mover()] += t.bytes;  // a get's data is the getter's
     if (in_job && t.end > t.start) pairs[t.iteration].push_back(t.bytes / (t.end - t.start));
     if (t.src == t.dst) {  // a local copy still passes its node's interfaces in the report
       for (ResourceId r : {placement.node_of(t.src), nodes + placement.node_of(t.dst)}) {

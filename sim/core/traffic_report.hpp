@@ -1,6 +1,7 @@
 // What a what-if run says about the network: achieved bandwidths, link loads and the bisection.
-//   per-PE bandwidth   : per measurement (size) and PE, the bytes it sent / the time its exchange took
-//                        (first to last operation of the pattern's label); PEs that sent nothing skipped
+//   per-PE bandwidth   : per measurement (size) and PE, the bytes its own calls moved (puts it sent, gets
+//                        it pulled) / the time its exchange took (first to last operation of the
+//                        pattern's label); PEs that moved nothing skipped
 //   per-pair bandwidth : per data movement, bytes / (delivery - start of latency)
 //   link load          : bytes over each directed torus link and node interface, summed over the run;
 //                        utilisation = bytes / (bandwidth x makespan)

@@ -53,8 +53,9 @@ core::TieRule read_tie_rule(MapReader& torus) {
   const std::string text = torus.string_at("tie_rule");
   if (text == "plus") return core::TieRule::Plus;
   if (text == "minus") return core::TieRule::Minus;
+  if (text == "balanced") return core::TieRule::Balanced;
   throw InputError(pos_of(torus.file(), torus.node()["tie_rule"]), torus.child_path("tie_rule"),
-                   "must be plus or minus", "'" + text + "'");
+                   "must be plus, minus or balanced", "'" + text + "'");
 }
 
 // Reads every declared scalar of a section: present keys are parsed and range-checked, absent ones

@@ -61,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"torus_dims_count", "torus.dims: must list 3 sizes"},
         RejectionCase{"torus_too_many_nodes", "torus.dims: more than 65536 nodes.*got 1000000 nodes"},
         RejectionCase{"dimension_order_repeated", "torus.dimension_order: names a dimension twice"},
-        RejectionCase{"tie_rule_unknown", "torus.tie_rule: must be plus or minus \\(got 'random'\\)"},
+        RejectionCase{"tie_rule_unknown", "torus.tie_rule: must be plus, minus or balanced \\(got 'random'\\)"},
         RejectionCase{"default_profile_unknown", "software.default_profile: names no profile"},
         RejectionCase{"provenance_missing", "provenance: no source given for 'network.link_bandwidth'"},
         RejectionCase{"provenance_unknown_key",

@@ -1,6 +1,9 @@
 // Routing over all ordered pairs of small tori, cross-checked against a Boost.Graph BFS.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 #include "sim/core/router.hpp"
 #include "sim/core/topology_graph.hpp"
 
@@ -35,10 +38,13 @@ void check_all_pairs(Coord dims, Coord order, TieRule tie) {
         // Tie rule: at distance exactly k/2 the rule's direction, otherwise the shorter way.
         const int k = dims[dim];
         const int plus = torus.plus_steps(a[dim], b[dim], dim);
-        if (2 * plus == k)
-          ASSERT_EQ(Torus::link_dir(h.link), tie == TieRule::Plus ? Direction::Plus : Direction::Minus);
-        else
+        if (2 * plus == k) {
+          // Balanced: the source's coordinate along dim decides (it is unchanged until dim is corrected).
+          const bool go_plus = tie == TieRule::Plus || (tie == TieRule::Balanced && a[dim] % 2 == 0);
+          ASSERT_EQ(Torus::link_dir(h.link), go_plus ? Direction::Plus : Direction::Minus);
+        } else {
           ASSERT_EQ(Torus::link_dir(h.link), plus < k - plus ? Direction::Plus : Direction::Minus);
+        }
         at = h.to_node;
       }
       ASSERT_EQ(at, d);
@@ -55,6 +61,26 @@ TEST(Router, AllPairs3x4x5OrderZyx) { check_all_pairs({3, 4, 5}, {2, 1, 0}, TieR
 TEST(Router, AllPairs8x4x4) { check_all_pairs({8, 4, 4}, {0, 1, 2}, TieRule::Plus); }
 TEST(Router, AllPairs1x1x7) { check_all_pairs({1, 1, 7}, {0, 1, 2}, TieRule::Plus); }
 TEST(Router, AllPairs1x1x8) { check_all_pairs({1, 1, 8}, {1, 2, 0}, TieRule::Minus); }
+TEST(Router, AllPairs8x4x6Balanced) { check_all_pairs({8, 4, 6}, {0, 1, 2}, TieRule::Balanced); }
+TEST(Router, AllPairs2x2x2Balanced) { check_all_pairs({2, 2, 2}, {2, 0, 1}, TieRule::Balanced); }
+
+// The k/2 shift of a ring of k = 8: under plus every + link carries k/2 = 4 routes and no - link any;
+// balanced sends the 4 even sources + and the 4 odd ones -, so every link of both directions carries
+// k/4 = 2 (4 routes x 4 hops over 8 links per direction): half the load, twice the shift's bandwidth.
+TEST(Router, BalancedTieHalvesTheLoadOfTheHalfRingShift) {
+  const Torus torus({8, 1, 1});
+  for (TieRule tie : {TieRule::Plus, TieRule::Balanced}) {
+    const Router router(torus, {0, 1, 2}, tie);
+    std::map<LinkId, int> load;
+    for (int s = 0; s < 8; ++s)
+      for (const Hop& h : router.route(s, (s + 4) % 8)) ++load[h.link];
+    int most = 0;
+    for (const auto& [link, n] : load) most = std::max(most, n);
+    EXPECT_EQ(most, tie == TieRule::Plus ? 4 : 2);
+    EXPECT_EQ(load.size(), tie == TieRule::Plus ? 8u : 16u);
+  }
+}
+
 TEST(Router, SingleNodeHasNoHops) { check_all_pairs({1, 1, 1}, {0, 1, 2}, TieRule::Plus); }
 
 TEST(Router, SizeTwoRingUsesTheWrapLinkUnderTieMinus) {
