@@ -28,24 +28,35 @@ void PeInterpreter::start() {
   for (int pe = 0; pe < static_cast<int>(pes_.size()); ++pe) transport_.after(0, [this, pe] { advance(pe); });
 }
 
-void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then) {
+void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then,
+                             FlowNote note) {
   const double start = transport_.now();
-  transport_.after(
-      cost_.latency(src, dst), [this, src, dst, bytes, kind, iteration, start, then = std::move(then)]() mutable {
-        transport_.flow(src, dst, bytes, kind, [this, src, dst, bytes, kind, iteration, start, then = std::move(then)] {
-          if (iteration >= 0) {
-            const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
-            transfers_.push_back({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
-          }
-          then();
-        });
-      });
+  transport_.after(cost_.latency(src, dst), [this, src, dst, bytes, kind, iteration, start, note,
+                                             then = std::move(then)]() mutable {
+    const double flow_start = transport_.now();
+    transport_.flow(src, dst, bytes, kind,
+                    [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
+                      if (note.pe >= 0) {
+                        const double flow = transport_.now() - flow_start;
+                        if (note.record == kNoRecord)
+                          pes_[static_cast<size_t>(note.pe)].flow_time = flow;
+                        else
+                          records_[static_cast<size_t>(note.pe)][note.record].flow = flow;
+                      }
+                      if (iteration >= 0) {
+                        const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
+                        transfers_.push_back({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
+                      }
+                      then();
+                    });
+  });
 }
 
 void PeInterpreter::advance(int pe) {
   Pe& s = pes_[static_cast<size_t>(pe)];
   while (!s.finished) {
     s.op_start = transport_.now();
+    s.flow_time = 0;
     if (!start_op(pe)) return;
     record(pe);
   }
@@ -60,7 +71,7 @@ void PeInterpreter::record(int pe) {
   }
   const Op& op = op_at(s);
   records_[static_cast<size_t>(pe)].push_back(
-      {op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes, s.op_start, transport_.now()});
+      {op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes, s.op_start, transport_.now(), s.flow_time});
   ++s.next;
 }
 
@@ -84,6 +95,7 @@ bool PeInterpreter::start_op(int pe) {
     case OpKind::Atomic:
     case OpKind::Put:
       if (op.peer == pe) {
+        s.flow_time = op.bytes / p.copy_bandwidth;  // the copy itself, without the call's set-up
         transport_.after(cost_.local_copy_time(op.bytes), done);
       } else if (op.kind != OpKind::Put) {  // get or atomic: request out, data back
         const int peer = op.peer;
@@ -91,9 +103,10 @@ bool PeInterpreter::start_op(int pe) {
         const int iteration = op.iteration;
         const FlowKind data = op.message_data ? FlowKind::MessageData : FlowKind::GetData;
         transport_.after(p.call_overhead, [this, pe, peer, bytes, iteration, data, done] {
-          transfer(
-              pe, peer, cost_.machine().network.request_bytes, FlowKind::GetRequest, -1,
-              [this, pe, peer, bytes, iteration, data, done] { transfer(peer, pe, bytes, data, iteration, done); });
+          transfer(pe, peer, cost_.machine().network.request_bytes, FlowKind::GetRequest, -1,
+                   [this, pe, peer, bytes, iteration, data, done] {
+                     transfer(peer, pe, bytes, data, iteration, done, FlowNote{pe, kNoRecord});
+                   });
         });
       } else {
         const int dst = op.peer;
@@ -102,12 +115,16 @@ bool PeInterpreter::start_op(int pe) {
         const NameId flag = op.flag;
         const bool blocking = op.complete;
         transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, done] {
+          FlowNote note{pe, kNoRecord};
           if (!blocking) {
             ++pes_[static_cast<size_t>(pe)].in_flight;
+            note.record = records_[static_cast<size_t>(pe)].size();  // the record done() writes now
             done();  // the PE goes on; the put continues in the background until its quiet
+            records_[static_cast<size_t>(pe)][note.record].background = true;
           }
-          transfer(pe, dst, bytes, FlowKind::Put, iteration,
-                   [this, pe, dst, flag, blocking] { put_delivered(pe, dst, flag, blocking); });
+          transfer(
+              pe, dst, bytes, FlowKind::Put, iteration,
+              [this, pe, dst, flag, blocking] { put_delivered(pe, dst, flag, blocking); }, note);
         });
       }
       return false;

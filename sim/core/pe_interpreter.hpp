@@ -25,6 +25,14 @@
 
 namespace t3sim::core {
 
+// Where a data flow's own time is written: the flow_time of the PE's operation under way (record
+// kNoFlowRecord), or a record already written (a non-blocking put's); pe < 0: nowhere (requests, acks).
+constexpr size_t kNoFlowRecord = static_cast<size_t>(-1);
+struct FlowNote {
+  int pe = -1;
+  size_t record = kNoFlowRecord;
+};
+
 class PeInterpreter {
  public:
   PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport);
@@ -45,6 +53,7 @@ class PeInterpreter {
     std::vector<uint32_t> program;  // indices into the workload's ops
     size_t next = 0;                // position of the operation under way (program.size(): the final quiet)
     double op_start = 0;            // when it started
+    double flow_time = 0;           // its data's own flow time so far (OpRecord::flow)
     int in_flight = 0;              // non-blocking puts not yet acknowledged
     bool in_quiet = false;          // blocked until in_flight is 0
     bool finished = false;
@@ -57,8 +66,9 @@ class PeInterpreter {
     int arrived = 0;
   };
 
+  static constexpr size_t kNoRecord = kNoFlowRecord;
   // The path latency, then a flow of `bytes` (recorded as a transfer when iteration >= 0), then `then`.
-  void transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then);
+  void transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then, FlowNote note = {});
   void advance(int pe);   // runs the PE's operations until one has to wait
   bool start_op(int pe);  // true when the operation finished at once
   void complete_op(int pe);

@@ -7,7 +7,7 @@
 
 namespace t3sim::core {
 
-// 48 bytes: the label is an id in RunResult::labels.
+// 64 bytes: the label is an id in RunResult::labels.
 struct OpRecord {
   int step = 0;
   int iteration = 0;
@@ -18,6 +18,12 @@ struct OpRecord {
   double bytes = 0;
   double start = 0;  // s of simulated time
   double end = 0;    // s
+  // s the call's data took on its own: from the data's first byte leaving (after the path latency) to
+  // its delivery, or a local copy's copy; 0 when the call moved no data. bytes / flow is the
+  // transfer's own rate, which no shared link can exceed, while bytes / duration() is what the
+  // caller saw (a non-blocking put returns long before its data lands).
+  double flow = 0;
+  bool background = false;  // the call returned before its data was delivered (a non-blocking put)
   double duration() const { return end - start; }
 };
 

@@ -13,9 +13,14 @@
 namespace t3sim::io {
 namespace {
 
-double rate_mbps(const core::OpRecord& r) {
+// The transfer's own rate: bytes over its data's flow time (0 when the call moved no data).
+double flow_mbps(const core::OpRecord& r) { return (r.bytes > 0 && r.flow > 0) ? r.bytes / r.flow / 1e6 : 0.0; }
+// What the caller saw: bytes over the call's time, for a call that waited for its data; empty for a
+// non-blocking put (its call returns before the data lands: the ratio would mean nothing).
+std::string call_mbps(const core::OpRecord& r, const char* format) {
   const double d = r.duration();
-  return (r.bytes > 0 && d > 0) ? r.bytes / d / 1e6 : 0.0;
+  if (r.background || !(r.bytes > 0 && d > 0)) return "";
+  return fmt::format(fmt::runtime(format), r.bytes / d / 1e6);
 }
 
 core::OpKind kind_from(const std::string& name) {
@@ -42,12 +47,12 @@ nlohmann::ordered_json run_identity(const core::RunResult& r) {
 std::string results_table(const core::RunResult& r) {
   std::string out = fmt::format("machine {}  profile {}  workload {}  pes {} ({})  makespan {:.3f} us\n", r.machine,
                                 r.profile, r.workload, r.pes, r.placement, r.makespan * 1e6);
-  out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10} {:>14} {:>14} {:>10}\n", "pe", "label", "op", "peer", "bytes",
-                     "start_us", "time_us", "MB/s");
+  out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10} {:>14} {:>14} {:>10} {:>14} {:>10}\n", "pe", "label", "op",
+                     "peer", "bytes", "start_us", "time_us", "call MB/s", "flow_us", "flow MB/s");
   for (const auto& rec : r.records)
-    out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10.0f} {:>14.3f} {:>14.3f} {:>10.2f}\n", rec.pe,
+    out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10.0f} {:>14.3f} {:>14.3f} {:>10} {:>14.3f} {:>10.2f}\n", rec.pe,
                        r.labels.name(rec.label), core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start * 1e6,
-                       rec.duration() * 1e6, rate_mbps(rec));
+                       rec.duration() * 1e6, call_mbps(rec, "{:.2f}"), rec.flow * 1e6, flow_mbps(rec));
   return out + swap_summary(r);
 }
 
@@ -155,11 +160,13 @@ std::vector<core::Transfer> parse_transfers_csv(const std::string& text, const s
 }
 
 std::string results_csv(const core::RunResult& r) {
-  std::string out = "pe,step,iteration,label,op,peer,bytes,start_s,end_s,time_s,rate_MBps\n";
+  // call_MBps: bytes / time_s, empty for a non-blocking put; rate_MBps: bytes / flow_s, the transfer's
+  // own rate (at most its path's slowest link, or the copy rate of a local copy).
+  std::string out = "pe,step,iteration,label,op,peer,bytes,start_s,end_s,time_s,call_MBps,flow_s,rate_MBps\n";
   for (const auto& rec : r.records)
-    out += fmt::format("{},{},{},{},{},{},{:.0f},{:.12e},{:.12e},{:.12e},{:.6f}\n", rec.pe, rec.step, rec.iteration,
-                       r.labels.name(rec.label), core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start, rec.end,
-                       rec.duration(), rate_mbps(rec));
+    out += fmt::format("{},{},{},{},{},{},{:.0f},{:.12e},{:.12e},{:.12e},{},{:.12e},{:.6f}\n", rec.pe, rec.step,
+                       rec.iteration, r.labels.name(rec.label), core::op_kind_name(rec.kind), rec.peer, rec.bytes,
+                       rec.start, rec.end, rec.duration(), call_mbps(rec, "{:.6f}"), rec.flow, flow_mbps(rec));
   return out;
 }
 
@@ -185,6 +192,8 @@ std::string results_json(const core::RunResult& r) {
     o["bytes"] = rec.bytes;
     o["start_s"] = rec.start;
     o["end_s"] = rec.end;
+    o["flow_s"] = rec.flow;
+    if (rec.background) o["background"] = true;
     j["records"].push_back(std::move(o));
   }
   return j.dump(1) + "\n";
@@ -212,6 +221,8 @@ core::RunResult parse_results_json(const std::string& text) {
       rec.bytes = o.at("bytes").get<double>();
       rec.start = o.at("start_s").get<double>();
       rec.end = o.at("end_s").get<double>();
+      rec.flow = o.value("flow_s", 0.0);
+      rec.background = o.value("background", false);
       r.records.push_back(std::move(rec));
     }
   } catch (const nlohmann::json::exception& e) {

@@ -44,11 +44,12 @@ core::Op quiet(int pe) {
   return op;
 }
 
-double makespan(const core::MachineSpec& m, std::vector<core::Op> ops) {
+core::RunResult run(const core::MachineSpec& m, std::vector<core::Op> ops) {
   const core::Workload w = test::workload("puts", m.pe_count(), std::move(ops));
-  return engine::simulate(m, m.profiles[0], w, core::JobPlacement::contiguous(m, m.pe_count()), driver_under_test())
-      .makespan;
+  return engine::simulate(m, m.profiles[0], w, core::JobPlacement::contiguous(m, m.pe_count()), driver_under_test());
 }
+
+double makespan(const core::MachineSpec& m, std::vector<core::Op> ops) { return run(m, std::move(ops)).makespan; }
 
 TEST(PeRates, FourPutsInFlightShareTheIssueRate) {
   // PE 0 puts 1 MB to each of four partners at once: 4 MB at 50 MB/s is 80 ms (with a per-put cap
@@ -71,6 +72,23 @@ TEST(PeRates, TheNetworkStillCapsBelowTheIssueRate) {
   m.network.nic_injection_bandwidth = 20e6;
   const double t = makespan(m, {put(0, 1), put(0, 2), quiet(0)});
   EXPECT_NEAR(t, 2 * kBytes / 20e6, 1e-9 * t);
+}
+
+TEST(PeRates, EachPutReportsItsOwnFlowRateNotItsCallRate) {
+  // The four puts of the first test: each call returns at once (no call overhead), but each put's own
+  // flow takes 80 ms at a quarter of the issue rate. Its record says so: flow 80 ms, 12.5 MB/s, never
+  // more than the PE's rate, and marked as having returned before its data landed.
+  const core::MachineSpec m = fast_network();
+  const core::RunResult r = run(m, {put(0, 1), put(0, 2), put(0, 3), put(0, 4), quiet(0)});
+  int puts = 0;
+  for (const auto& rec : r.records) {
+    if (rec.kind != core::OpKind::Put) continue;
+    ++puts;
+    EXPECT_TRUE(rec.background);
+    EXPECT_NEAR(rec.flow, 4 * kBytes / kPutRate, 1e-9 * rec.flow);
+    EXPECT_LE(rec.bytes / rec.flow, kPutRate * (1 + 1e-9));
+  }
+  EXPECT_EQ(puts, 4);
 }
 
 }  // namespace
