@@ -91,6 +91,10 @@ const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
        "receive); larger ones go by rendezvous (the receiver pulls with a get). 0: no buffering, as Cray MPT's "
        "MPI on the T3E-900 from 1.3.0.4 (MPI_BUFFER_MAX unset)",
        std::nullopt, T3SIM_FIELD(SoftwareProfile, eager_threshold)},
+      {"sync_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
+       "software cost of one shmem_fence or shmem_quiet call beyond the wait for outstanding puts (reading "
+       "the interface's completion status); a signalled put (put, fence, flag put) pays it once",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, sync_overhead)},
       {"barrier_latency", Quantity::Time, std::nullopt, 0, false, 1e-1,
        "time from the last PE entering a barrier to every PE leaving it", std::nullopt,
        T3SIM_FIELD(SoftwareProfile, barrier_latency)},

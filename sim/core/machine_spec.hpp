@@ -37,6 +37,7 @@ struct SoftwareProfile {
   double get_bandwidth = 0;      // bytes/s: rate at which the initiator pulls remote data
   double put_bandwidth = 0;      // bytes/s: rate at which the initiator pushes remote data
   double barrier_latency = 0;    // s: from the last PE arriving to all PEs leaving a barrier
+  double sync_overhead = 0;      // s: a shmem_fence or shmem_quiet call's own cost, beyond any wait
   double message_overhead = 0;   // s: per message of PSTSWM's message layer over SHMEM (the swap patterns)
   double eager_threshold = 0;    // bytes: largest message the message layer sends eagerly (else rendezvous)
   double mpi_send_overhead = 0;  // s: software cost of one MPI send (isend) call of the message layer

@@ -108,9 +108,11 @@ class Emitter {
 
   void send_start(const Call& c, double bytes) {
     add(c, OpKind::MpiSend, -1, 0, kNoName);
-    if (bytes <= eager_)
+    if (bytes <= eager_) {
+      // Envelope and data into the receiver's buffer, then the flag that says they are there.
       add(c, OpKind::Put, c.peer, std::max(bytes, kControlBytes), channel("eager", pe_, c.tag));
-    else
+      out_.back().order = SignalOrder::Fence;
+    } else
       add(c, OpKind::Put, c.peer, kControlBytes, channel("rts", pe_, c.tag));
   }
   // `site`: the call the operations are reported under (the wait that completes a request, or the

@@ -38,10 +38,11 @@ void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int 
                     [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
                       if (note.pe >= 0) {
                         const double flow = transport_.now() - flow_start;
-                        if (note.record == kNoRecord)
-                          pes_[static_cast<size_t>(note.pe)].flow_time = flow;
+                        auto& recs = records_[static_cast<size_t>(note.pe)];
+                        if (note.op < recs.size())
+                          recs[note.op].flow = flow;  // the call has returned (a non-blocking put)
                         else
-                          records_[static_cast<size_t>(note.pe)][note.record].flow = flow;
+                          pes_[static_cast<size_t>(note.pe)].flow_time = flow;
                       }
                       if (iteration >= 0) {
                         const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
@@ -70,8 +71,9 @@ void PeInterpreter::record(int pe) {
     return;
   }
   const Op& op = op_at(s);
-  records_[static_cast<size_t>(pe)].push_back(
-      {op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes, s.op_start, transport_.now(), s.flow_time});
+  const bool background = op.kind == OpKind::Put && !op.complete && op.peer != pe;
+  records_[static_cast<size_t>(pe)].push_back({op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes,
+                                               s.op_start, transport_.now(), s.flow_time, background});
   ++s.next;
 }
 
@@ -84,7 +86,7 @@ bool PeInterpreter::start_op(int pe) {
   Pe& s = pes_[static_cast<size_t>(pe)];
   if (s.next == s.program.size()) {  // a PE's program ends when its puts are delivered
     if (s.in_flight == 0) return true;
-    s.in_quiet = true;
+    s.when_quiet = [this, pe] { complete_op(pe); };
     return false;
   }
   const Op& op = op_at(s);
@@ -102,35 +104,58 @@ bool PeInterpreter::start_op(int pe) {
         const double bytes = op.bytes;
         const int iteration = op.iteration;
         const FlowKind data = op.message_data ? FlowKind::MessageData : FlowKind::GetData;
-        transport_.after(p.call_overhead, [this, pe, peer, bytes, iteration, data, done] {
+        const FlowNote note{pe, s.next};
+        transport_.after(p.call_overhead, [this, pe, peer, bytes, iteration, data, note, done] {
           transfer(pe, peer, cost_.machine().network.request_bytes, FlowKind::GetRequest, -1,
-                   [this, pe, peer, bytes, iteration, data, done] {
-                     transfer(peer, pe, bytes, data, iteration, done, FlowNote{pe, kNoRecord});
+                   [this, pe, peer, bytes, iteration, data, note, done] {
+                     transfer(peer, pe, bytes, data, iteration, done, note);
                    });
         });
-      } else {
+      } else if (op.flag == kNoName || op.order == SignalOrder::OnArrival) {
         const int dst = op.peer;
         const double bytes = op.bytes;
         const int iteration = op.iteration;
         const NameId flag = op.flag;
         const bool blocking = op.complete;
-        transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, done] {
-          FlowNote note{pe, kNoRecord};
-          if (!blocking) {
-            ++pes_[static_cast<size_t>(pe)].in_flight;
-            note.record = records_[static_cast<size_t>(pe)].size();  // the record done() writes now
-            done();  // the PE goes on; the put continues in the background until its quiet
-            records_[static_cast<size_t>(pe)][note.record].background = true;
-          }
-          transfer(
-              pe, dst, bytes, FlowKind::Put, iteration,
-              [this, pe, dst, flag, blocking] { put_delivered(pe, dst, flag, blocking); }, note);
+        const FlowNote note{pe, s.next};
+        transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, note, done] {
+          // Non-blocking: the PE goes on; the put continues in the background until its quiet.
+          start_put(pe, dst, bytes, iteration, flag, false, !blocking, note, blocking ? done : Callback());
+          if (!blocking) done();
+        });
+      } else {  // a data put with a signal: put, fence or quiet, flag put
+        const int dst = op.peer;
+        const double bytes = op.bytes;
+        const int iteration = op.iteration;
+        const NameId flag = op.flag;
+        const bool blocking = op.complete;
+        const bool fence = op.order == SignalOrder::Fence;
+        const FlowNote note{pe, s.next};
+        transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, fence, note, done] {
+          start_put(pe, dst, bytes, iteration, kNoName, false, true, note, Callback());
+          Callback flag_put = [this, pe, dst, flag, blocking, done] {
+            transport_.after(cost_.profile().call_overhead, [this, pe, dst, flag, blocking, done] {
+              start_put(pe, dst, kFlagWordBytes, -1, flag, true, true, FlowNote{}, Callback());
+              if (blocking)
+                when_quiet(pe, done);
+              else
+                done();
+            });
+          };
+          if (fence)
+            after_sync(std::move(flag_put));
+          else
+            after_sync([this, pe, flag_put = std::move(flag_put)]() mutable { when_quiet(pe, std::move(flag_put)); });
         });
       }
       return false;
     case OpKind::Quiet:
-      if (s.in_flight == 0) return true;
-      s.in_quiet = true;
+      if (p.sync_overhead <= 0) {  // no event of its own: the wait alone
+        if (s.in_flight == 0) return true;
+        s.when_quiet = done;
+        return false;
+      }
+      transport_.after(p.sync_overhead, [this, pe, done] { when_quiet(pe, done); });
       return false;
     case OpKind::Wait: {
       const NameId flag = op.flag;
@@ -161,16 +186,71 @@ bool PeInterpreter::start_op(int pe) {
   return false;
 }
 
-void PeInterpreter::put_delivered(int src, int dst, NameId flag, bool blocking) {
-  if (flag != kNoName) signal(dst, flag);
-  transport_.after(cost_.latency(dst, src), [this, src, blocking] {  // the delivery acknowledgement
-    if (blocking) return complete_op(src);
-    Pe& s = pes_[static_cast<size_t>(src)];
-    if (--s.in_flight == 0 && s.in_quiet) {
-      s.in_quiet = false;
-      complete_op(src);
-    }
-  });
+void PeInterpreter::start_put(int pe, int dst, double bytes, int iteration, NameId flag, bool ordered, bool background,
+                              FlowNote note, Callback acked) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (background) ++s.in_flight;
+  Pe::TargetPuts& t = s.to[dst];
+  const uint64_t seq = t.issued++;
+  t.pending.insert(seq);
+  transfer(
+      pe, dst, bytes, FlowKind::Put, iteration,
+      [this, pe, dst, seq, flag, ordered, background, acked = std::move(acked)]() mutable {
+        Pe::TargetPuts& tp = pes_[static_cast<size_t>(pe)].to[dst];
+        if (flag != kNoName) {
+          // Fenced: the flag rises once every earlier put to dst has landed (this one is the last).
+          if (ordered && !tp.pending.empty() && *tp.pending.begin() < seq)
+            tp.held.emplace_back(seq, flag);
+          else
+            signal(dst, flag);
+        }
+        landed(pe, dst, seq);
+        transport_.after(cost_.latency(dst, pe), [this, pe, background, acked = std::move(acked)] {
+          if (background) put_acknowledged(pe);
+          if (acked) acked();
+        });
+      },
+      note);
+}
+
+void PeInterpreter::landed(int pe, int dst, uint64_t seq) {
+  auto& to = pes_[static_cast<size_t>(pe)].to;
+  auto it = to.find(dst);
+  Pe::TargetPuts& t = it->second;
+  t.pending.erase(seq);
+  // Release every held flag whose earlier puts have all landed, in the order they were held.
+  size_t kept = 0;
+  for (size_t i = 0; i < t.held.size(); ++i) {
+    if (t.pending.empty() || *t.pending.begin() > t.held[i].first)
+      signal(dst, t.held[i].second);
+    else
+      t.held[kept++] = t.held[i];
+  }
+  t.held.resize(kept);
+  // Nothing of this target left to order: forget it (numbering may start again, as no put of it is
+  // in flight), so a PE that has talked to every other keeps no per-target state.
+  if (t.pending.empty() && t.held.empty()) to.erase(it);
+}
+
+void PeInterpreter::put_acknowledged(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (--s.in_flight == 0 && s.when_quiet) {
+    Callback then = std::move(s.when_quiet);
+    s.when_quiet = nullptr;
+    then();
+  }
+}
+
+void PeInterpreter::when_quiet(int pe, Callback then) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (s.in_flight == 0) return then();
+  s.when_quiet = std::move(then);
+}
+
+void PeInterpreter::after_sync(Callback then) {
+  const double t = cost_.profile().sync_overhead;
+  if (t <= 0) return then();
+  transport_.after(t, std::move(then));
 }
 
 void PeInterpreter::signal(int pe, NameId flag) {

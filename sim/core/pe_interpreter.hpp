@@ -6,15 +6,23 @@
 //                path latency, then the data as a flow capped at get_bandwidth. An atomic is a get of
 //                its reply.
 //   put        : call_overhead; the path latency, then the data as a flow capped at put_bandwidth;
-//                when delivered the target's flag (if any) is raised, and the acknowledgement takes
-//                the return latency. complete=true waits for the acknowledgement; complete=false
-//                returns after call_overhead and the put goes on until the PE's next quiet.
-//   quiet      : until every put of the PE is acknowledged; a program ends with one.
+//                when delivered the target's flag (if any, order OnArrival: a flag put) is raised,
+//                and the acknowledgement takes the return latency. complete=true waits for the
+//                acknowledgement; complete=false returns after call_overhead and the put goes on
+//                until the PE's next quiet.
+//   signalled  : a put with a flag of order Fence or Quiet is three calls: the put (as above, in the
+//                background), then shmem_fence (sync_overhead; orders delivery per target: the flag
+//                rises only when the PE's earlier puts to that target have landed) or shmem_quiet
+//                (sync_overhead, then until every put of the PE is acknowledged), then the flag put
+//                (call_overhead, 8 bytes). complete=true also waits for both acknowledgements.
+//   quiet      : sync_overhead, then until every put of the PE is acknowledged; a program ends with
+//                one (without the call's cost).
 //   wait       : until the PE's flag has been raised, then lowers it once (no cost of its own).
 //   barrier    : when every PE of the job has arrived, barrier_latency.
 //   compute    : seconds + flops / (clock x flops_per_cycle); overhead: message_overhead.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,12 +33,12 @@
 
 namespace t3sim::core {
 
-// Where a data flow's own time is written: the flow_time of the PE's operation under way (record
-// kNoFlowRecord), or a record already written (a non-blocking put's); pe < 0: nowhere (requests, acks).
-constexpr size_t kNoFlowRecord = static_cast<size_t>(-1);
+// Where a data flow's own time is written: the record of operation `op` (its index in the PE's
+// program) of PE `pe`, or the PE's flow_time while that operation is still under way; pe < 0: nowhere
+// (requests, acknowledgements, flag puts).
 struct FlowNote {
   int pe = -1;
-  size_t record = kNoFlowRecord;
+  size_t op = 0;
 };
 
 class PeInterpreter {
@@ -54,11 +62,19 @@ class PeInterpreter {
     size_t next = 0;                // position of the operation under way (program.size(): the final quiet)
     double op_start = 0;            // when it started
     double flow_time = 0;           // its data's own flow time so far (OpRecord::flow)
-    int in_flight = 0;              // non-blocking puts not yet acknowledged
-    bool in_quiet = false;          // blocked until in_flight is 0
+    int in_flight = 0;              // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
+    Callback when_quiet;            // set while blocked until in_flight is 0: what runs then
     bool finished = false;
     NameId waiting_flag = kNoName;    // blocked in wait on this flag (Workload::flags id) unless kNoName
     std::map<NameId, int> signalled;  // flag id -> signals not yet consumed
+    // This PE's puts to each target, for fences: sequence numbers issued, those not landed yet, and
+    // flags that landed before the puts they were fenced behind ((puts before them, flag), in order).
+    struct TargetPuts {
+      uint64_t issued = 0;
+      std::set<uint64_t> pending;
+      std::vector<std::pair<uint64_t, NameId>> held;
+    };
+    std::map<int, TargetPuts> to;
   };
   struct Job {
     int first_pe = 0;
@@ -66,14 +82,23 @@ class PeInterpreter {
     int arrived = 0;
   };
 
-  static constexpr size_t kNoRecord = kNoFlowRecord;
   // The path latency, then a flow of `bytes` (recorded as a transfer when iteration >= 0), then `then`.
   void transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then, FlowNote note = {});
   void advance(int pe);   // runs the PE's operations until one has to wait
   bool start_op(int pe);  // true when the operation finished at once
   void complete_op(int pe);
   void record(int pe);
-  void put_delivered(int src, int dst, NameId flag, bool blocking);
+  // A put of `bytes` from pe to dst: counted in in_flight when `background`; when it lands, `flag` (if
+  // any) rises at dst, after the PE's earlier puts to dst when `ordered`; on its acknowledgement
+  // `acked` runs (if set).
+  void start_put(int pe, int dst, double bytes, int iteration, NameId flag, bool ordered, bool background,
+                 FlowNote note, Callback acked);
+  void landed(int pe, int dst, uint64_t seq);
+  void put_acknowledged(int pe);
+  // `then` at once when no put of the PE is in flight, else when the last is acknowledged.
+  void when_quiet(int pe, Callback then);
+  // `then` after the profile's sync_overhead (at once, without an event, when it is 0).
+  void after_sync(Callback then);
   void signal(int pe, NameId flag);
   // "" when every PE finished; else one line per PE that did not, naming what it waits in.
   std::string stuck() const;

@@ -30,6 +30,7 @@ void one_side(std::vector<Op>& start, std::vector<Op>& finish, const SwapNames& 
     case SwapProtocol::NonblockingSend:
     case SwapProtocol::NonblockingSendReceive:
       add(start, OpKind::Put, q, bytes, names.data);
+      start.back().order = SignalOrder::Fence;  // the data, then its flag behind a fence
       add(finish, OpKind::Wait, -1, 0, names.data);
       break;
     case SwapProtocol::ReadySend:

@@ -35,8 +35,11 @@ struct PatternNames {
   NameId flag;   // "msg" for an exchange, "tree" for a tree
 };
 
+// A pattern's message is a data put with a signal (put, fence, flag put), as SHMEM codes wrote it.
 Op make(const PatternNames& names, OpKind kind, int pe, int peer, double bytes, NameId flag, int size_index) {
-  return pattern_op(kind, pe, peer, bytes, flag, names.label, size_index);
+  Op op = pattern_op(kind, pe, peer, bytes, flag, names.label, size_index);
+  if (kind == OpKind::Put && flag != kNoName) op.order = SignalOrder::Fence;
+  return op;
 }
 
 void append_exchange(std::vector<Op>& ops, const PatternNames& names, const PatternSpec& spec, int pes, double bytes,

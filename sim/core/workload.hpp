@@ -24,6 +24,15 @@ enum class OpKind : uint8_t {
 
 constexpr int kAllPes = -1;
 
+// How a put's signal reaches its target (Op::order; only for a put with a flag):
+//   OnArrival: the flag rises when the put itself lands: a flag put, whose data is the flag word.
+//   Fence:     a data put with a signal, as SHMEM codes wrote it: the put, shmem_fence, then a flag
+//              put (8 bytes); the fence orders delivery per target (the flag rises only when every
+//              earlier put of the PE to that target has landed), it does not wait.
+//   Quiet:     the put, shmem_quiet (wait until every put of the PE is acknowledged), then the flag put.
+enum class SignalOrder : uint8_t { OnArrival, Fence, Quiet };
+constexpr double kFlagWordBytes = 8;  // what a flag put moves: one 64-bit word
+
 const char* op_kind_name(OpKind k);
 
 // A flag a workload or trace names (lower-case letters, digits and _); kFlagNameRule says so in errors.
@@ -46,7 +55,8 @@ struct Op {
   int iteration = 0;       // index into the workload's size sweep
   OpKind kind = OpKind::Get;
   bool complete = true;
-  bool message_data = false;  // get: a message layer's rendezvous pull (FlowKind::MessageData)
+  bool message_data = false;                   // get: a message layer's rendezvous pull (FlowKind::MessageData)
+  SignalOrder order = SignalOrder::OnArrival;  // put with a flag: how the signal follows the data
 };
 
 // An operation of a generated pattern: puts do not wait for delivery (quiet does), as isend. `flag` and

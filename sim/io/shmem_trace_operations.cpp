@@ -6,17 +6,20 @@ namespace t3sim::io {
 
 const std::vector<core::KeyDoc>& shmem_trace_operations() {
   static const std::vector<core::KeyDoc> docs = {
-      {"put PE SIZE", "[signal FLAG]",
-       "shmem_put; returns once issued (quiet awaits delivery); signal: set PE's FLAG on arrival"},
+      {"put PE SIZE", "[signal FLAG [order fence|quiet]]",
+       "shmem_put; returns once issued (quiet awaits delivery); signal: then shmem_fence (or shmem_quiet) and a "
+       "flag put of PE's FLAG, which rises once the data has landed; each call pays its cost"},
+      {"signal PE FLAG", "", "a flag put alone: one 64-bit word into PE's FLAG, raised when it lands"},
       {"get PE SIZE", "", "shmem_get; blocks until the data has arrived"},
-      {"iput PE COUNT ELEMENT", "[signal FLAG]", "strided put of COUNT elements, each moved as whole 64-bit words"},
+      {"iput PE COUNT ELEMENT", "[signal FLAG [order fence|quiet]]",
+       "strided put of COUNT elements, each moved as whole 64-bit words"},
       {"iget PE COUNT ELEMENT", "", "strided get of COUNT elements, each moved as whole 64-bit words"},
       {"swap PE", "", "atomic swap on PE's memory: a round trip like an 8-byte get"},
       {"cswap PE", "", "atomic compare-and-swap (as swap)"},
       {"fadd PE", "", "atomic fetch-and-add (as swap)"},
       {"finc PE", "", "atomic fetch-and-increment (as swap)"},
-      {"quiet", "", "wait until this PE's puts are delivered"},
-      {"fence", "", "modelled as quiet"},
+      {"quiet", "", "sync_overhead, then wait until this PE's puts are delivered"},
+      {"fence", "", "on its own line modelled as quiet (t3sim keeps no order across later puts otherwise)"},
       {"barrier", "", "every PE of the trace (hardware barrier)"},
       {"wait FLAG", "", "shmem_wait_until on this PE's FLAG, then reset it (flags count signals)"},
       {"compute TIME | N flops", "", "computation: a time, or flops at the node's peak rate"},

@@ -144,12 +144,14 @@ class Interpreter {
       if (o.count("label")) at.label = r.at(o["label"], "label").text;
       return o;
     };
-    auto shmem = [&](OpKind kind, int peer, double bytes, core::NameId flag_id) {
+    auto shmem = [&](OpKind kind, int peer, double bytes, core::NameId flag_id,
+                     core::SignalOrder order = core::SignalOrder::OnArrival) {
       core::Op o;
       o.kind = kind;
       o.peer = peer;
       o.bytes = bytes;
       o.flag = flag_id;
+      o.order = order;
       o.complete = false;  // shmem_put returns before delivery; quiet waits for it
       out_.shmem(pe_, o, at);
     };
@@ -157,7 +159,7 @@ class Interpreter {
       const bool strided = op[0] == 'i';
       const bool put = op == "put" || op == "iput";
       const size_t positional = strided ? 3 : 2;
-      auto o = opts_of(positional, put ? std::vector<std::string>{"signal"} : std::vector<std::string>{});
+      auto o = opts_of(positional, put ? std::vector<std::string>{"signal", "order"} : std::vector<std::string>{});
       const int p = peer(r, 0);
       double b = 0;
       if (strided) {
@@ -168,7 +170,21 @@ class Interpreter {
       } else {
         b = bytes(r, 1, 1);
       }
-      shmem(put ? OpKind::Put : OpKind::Get, p, b, o.count("signal") ? flag(r, o["signal"]) : core::kNoName);
+      // A signal follows the data: the put, shmem_fence (or shmem_quiet: `order quiet`), then a flag put.
+      core::SignalOrder order = core::SignalOrder::Fence;
+      if (o.count("order")) {
+        if (!o.count("signal")) r.fail(o["order"], "needs a signal", r.at(o["order"], "order").text);
+        const std::string& text = r.at(o["order"], "order").text;
+        if (text == "quiet")
+          order = core::SignalOrder::Quiet;
+        else if (text != "fence")
+          r.fail(o["order"], "must be fence or quiet", text);
+      }
+      shmem(put ? OpKind::Put : OpKind::Get, p, b, o.count("signal") ? flag(r, o["signal"]) : core::kNoName, order);
+    } else if (op == "signal") {  // a flag put: one word into PE's flag, which rises when it lands
+      opts_of(2, {});
+      const int p = peer(r, 0);
+      shmem(OpKind::Put, p, core::kFlagWordBytes, flag(r, 1));
     } else if (op == "swap" || op == "cswap" || op == "fadd" || op == "finc") {
       opts_of(1, {});
       shmem(OpKind::Atomic, peer(r, 0), kWordBytes, core::kNoName);

@@ -65,7 +65,21 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx, core::
     op.peer = read_pe(step, "to", ctx);
     op.bytes = read_bytes(step, ctx);
     if (auto c = step.optional("complete")) op.complete = resolve_bool(*c, ctx, step.child_path("complete"));
-    if (auto s = step.optional("signal")) op.flag = w.flags.intern(read_flag_name(*s, ctx, step.child_path("signal")));
+    if (auto s = step.optional("signal")) {
+      op.flag = w.flags.intern(read_flag_name(*s, ctx, step.child_path("signal")));
+      op.order = core::SignalOrder::Fence;
+    }
+    if (auto o = step.optional("order")) {
+      const std::string key = step.child_path("order");
+      const std::string text = scalar_text(*o, ctx.file, key);
+      if (op.flag == core::kNoName) throw InputError(pos_of(ctx.file, *o), key, "needs a signal", "'" + text + "'");
+      if (text == "quiet")
+        op.order = core::SignalOrder::Quiet;
+      else if (text == "none")
+        op.order = core::SignalOrder::OnArrival;
+      else if (text != "fence")
+        throw InputError(pos_of(ctx.file, *o), key, "must be fence, quiet or none", "'" + text + "'");
+    }
   } else if (kind == "quiet") {
     op.kind = core::OpKind::Quiet;
     op.pe = read_pe(step, "pe", ctx);
@@ -237,7 +251,12 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"steps[].to", "PE id or $var", "put: the PE whose memory is written"},
       {"steps[].bytes", "size or $size", "get/put: message size, 1B .. 1GiB"},
       {"steps[].complete", "true|false", "put: wait for delivery (shmem_put + shmem_quiet); default true"},
-      {"steps[].signal", "flag name", "put: signal this flag at the target when the data is delivered"},
+      {"steps[].signal", "flag name",
+       "put: signal this flag at the target behind the data: the put, shmem_fence, then a flag put (8 B), each "
+       "with its call cost; the flag rises once the data has landed"},
+      {"steps[].order", "fence|quiet|none",
+       "put with a signal: fence (default; orders delivery, no wait), quiet (wait until every put of the PE is "
+       "acknowledged, then the flag put), none (the put is itself the flag put: one call)"},
       {"steps[].flag", "flag name", "wait: wait until this flag of pe is signalled, then consume the signal"},
       {"steps[].seconds", "time", "compute: duration"},
       {"steps[].flops", "number", "compute: floating-point operations at the node's peak rate"},

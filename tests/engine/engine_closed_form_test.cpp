@@ -156,9 +156,14 @@ TEST(Engine, NonblockingSendSwapMatchesClosedForm) {
   const core::SwapStatistics st = core::swap_statistics(r, w.swap_iterations);
   ASSERT_EQ(st.curve.size(), 2u);
   // PEs 0<->2 and 1<->3 share no link on the 2x3x4 torus (0->2 is y+, 1->3 is y+ in the other column).
+  // The data put signals behind a fence: its flag put (8 B) is issued one call later, while the data
+  // is still on its way, and shares the PE's issue rate with it; the data lands 8 B / rate later and
+  // the flag rises with it. The swap ends with the data's acknowledgement.
   for (const auto& p : st.curve) {
     const double rate = std::min(cost.bottleneck(0, 2), m.profiles[0].put_bandwidth);
-    const double want = 3e-6 + m.profiles[0].call_overhead + cost.latency(0, 2) + p.bytes / rate + cost.latency(2, 0);
+    ASSERT_GT(p.bytes / rate, m.profiles[0].call_overhead);  // the flag put starts while the data flows
+    const double want = 3e-6 + m.profiles[0].call_overhead + cost.latency(0, 2) +
+                        (p.bytes + core::kFlagWordBytes) / rate + cost.latency(2, 0);
     expect_close(p.seconds, want);
   }
 }
@@ -175,16 +180,18 @@ TEST_P(SwapProtocolAgrees, EngineEqualsReplay) {
   const auto sim = engine::simulate(m, m.profiles[0], w, driver_under_test());
   const auto rep = core::replay_uncontended(core::CostModel(m, m.profiles[0]), w);
   ASSERT_EQ(sim.records.size(), rep.records.size());
+  // Exact where no put carries a fenced signal; else within the flag words' share (test::flag_word_slack).
+  const double slack = test::flag_word_slack(m, w);
   for (size_t i = 0; i < rep.records.size(); ++i) {
     ASSERT_EQ(sim.records[i].pe, rep.records[i].pe) << i;
     ASSERT_EQ(sim.records[i].kind, rep.records[i].kind) << i;
-    EXPECT_NEAR(sim.records[i].end, rep.records[i].end, kRel * rep.records[i].end) << i;
+    EXPECT_NEAR(sim.records[i].end, rep.records[i].end, kRel * rep.records[i].end + slack) << i;
   }
-  expect_close(sim.makespan, rep.makespan);
+  EXPECT_NEAR(sim.makespan, rep.makespan, kRel * rep.makespan + slack);
   ASSERT_EQ(sim.transfers.size(), rep.transfers.size());
   for (size_t i = 0; i < rep.transfers.size(); ++i) {
     EXPECT_EQ(sim.transfers[i].src, rep.transfers[i].src) << i;
-    EXPECT_NEAR(sim.transfers[i].end, rep.transfers[i].end, kRel * rep.transfers[i].end) << i;
+    EXPECT_NEAR(sim.transfers[i].end, rep.transfers[i].end, kRel * rep.transfers[i].end + slack) << i;
   }
 }
 

@@ -27,6 +27,17 @@ inline core::MachineSpec small_machine() {
   return m;
 }
 
+// How far a run with signalled puts may drift from the uncontended replay, which shares nothing: each
+// signalled put's flag word (kFlagWordBytes) is issued while its data is still in flight and takes its
+// share of the PE's issue rate (or of the path) in the engine, delaying the data by at most
+// kFlagWordBytes / put_bandwidth. The bound adds that over every signalled put of the run.
+inline double flag_word_slack(const core::MachineSpec& m, const core::Workload& w) {
+  double n = 0;
+  for (const auto& op : w.ops)
+    if (op.kind == core::OpKind::Put && op.flag != core::kNoName && op.order != core::SignalOrder::OnArrival) ++n;
+  return n * core::kFlagWordBytes / m.profiles[0].put_bandwidth;
+}
+
 inline core::Workload workload(const std::string& name, int pes, std::vector<core::Op> ops) {
   core::Workload w;
   w.name = name;

@@ -48,6 +48,9 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{
             "unknown_option.t3t",
             "unknown_option.t3t:4:12: get: unknown option \\(this operation takes: label\\) \\(got 'signal'\\)"},
+        RejectionCase{"order_without_signal.t3t",
+                      "order_without_signal.t3t:4:18: put: needs a signal \\(got 'quiet'\\)"},
+        RejectionCase{"order_unknown.t3t", "order_unknown.t3t:4:31: put: must be fence or quiet \\(got 'later'\\)"},
         RejectionCase{"flag_invalid.t3t", "flag_invalid.t3t:4:8: wait: flag names are lower-case letters"},
         RejectionCase{"pe_twice.t3t", "pe_twice.t3t:5:4: pe: PE 0 already has a section \\(line 3\\)"},
         RejectionCase{"pe_missing.t3t", "pe_missing.t3t:3:0: pe: PE 3 of 4 has no section"},

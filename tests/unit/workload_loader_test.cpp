@@ -64,6 +64,8 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"complete_not_bool", "steps\\[1\\].complete: must be true or false \\(got 'maybe'\\)"},
         RejectionCase{"step_unknown_key", "steps\\[2\\].bytes: unknown key"},
         RejectionCase{"sizes_not_list", "sizes: must be a YAML list"},
+        RejectionCase{"order_unknown", "steps\\[1\\].order: must be fence, quiet or none \\(got 'soon'\\)"},
+        RejectionCase{"order_without_signal", "steps\\[1\\].order: needs a signal \\(got 'quiet'\\)"},
         RejectionCase{"flag_name_invalid",
                       "steps\\[1\\].signal: flag names are lower-case letters, digits and _ \\(got 'Ready!'\\)"},
         RejectionCase{"swap_unknown_protocol",
