@@ -1,5 +1,6 @@
 #include "sim/cli/child_run.hpp"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,7 +20,9 @@ ChildOutcome run_child(const std::vector<std::string>& args) {
   argv.push_back(nullptr);
 
   int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a child run");
+  // Close-on-exec: a child started at the same time from another thread must not inherit this write
+  // end (its reader would wait for that child to exit too).
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe for a child run");
   const auto started = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a child run");

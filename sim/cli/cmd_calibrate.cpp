@@ -6,12 +6,14 @@
 
 #include <cmath>
 #include <iostream>
+#include <random>
 #include <set>
 
 #include "sim/calib/profile_fitter.hpp"
 #include "sim/calib/validation_run.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/core/machine_params.hpp"
+#include "sim/core/param_ranges.hpp"
 #include "sim/io/atomic_file.hpp"
 #include "sim/io/cases_loader.hpp"
 #include "sim/io/input_error.hpp"
@@ -36,6 +38,52 @@ double value_in(const core::SoftwareProfile& p, const std::string& key) {
 
 // Values are written with 7 significant digits; a refit that agrees to 1e-5 reproduces them.
 constexpr double kCheckTolerance = 1e-5;
+
+// The 5-95% spread of each parameter refitted on `resamples` residual-bootstrap data sets, widened to
+// hold the full fit. A residual bootstrap (not a resampling of rows): each data set keeps every case
+// and gives it the full fit's prediction times one of the fit's residual ratios drawn with
+// replacement, so every parameter stays identifiable (a resample of the T3D's 10 rows that drops
+// all local calls leaves local_overhead free) while the spread is the data's. Seeded 1..resamples,
+// so the same ranges come out on every run.
+std::map<std::string, core::ParamRange> bootstrap_ranges(const core::MachineSpec& machine, const std::string& profile,
+                                                         const std::map<core::RunKey, core::Workload>& workloads,
+                                                         const std::vector<core::MeasuredCase>& cases,
+                                                         const std::vector<std::string>& params,
+                                                         const calib::FitResult& full, int resamples) {
+  std::map<std::string, std::vector<double>> values;
+  for (int b = 1; b <= resamples; ++b) {
+    std::mt19937_64 rng(static_cast<uint64_t>(b));
+    std::vector<core::MeasuredCase> drawn = cases;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const double predicted = cases[i].measured * (1 + full.rel_errors[i]);
+      const double ratio = 1 + full.rel_errors[rng() % cases.size()];  // predicted / measured of a case
+      drawn[i].measured = predicted / ratio;
+    }
+    for (const auto& [key, v] : calib::fit_profile(machine, profile, workloads, drawn, params).params)
+      values[key].push_back(v);
+  }
+  std::map<std::string, core::ParamRange> out;
+  for (const auto& [key, v] : full.params) {
+    core::ParamRange r{core::quantile(values[key], 0.05), core::quantile(values[key], 0.95), ""};
+    out[key] = {std::min(r.low, v), std::max(r.high, v), ""};
+  }
+  return out;
+}
+
+// The profile's fit record as one flow mapping, ranges included when there are any.
+std::string fit_text(const std::string& suite, const calib::FitResult& fit, int resamples,
+                     const std::map<std::string, core::ParamRange>& ranges) {
+  std::string text = fmt::format("{{suite: {}, points: {}, rms_rel_error: {:.4f}, max_rel_error: {:.4f}", suite,
+                                 fit.points, fit.rms_rel_error, fit.max_rel_error);
+  if (!ranges.empty()) {
+    std::vector<std::string> items;
+    for (const auto& [key, r] : ranges)
+      items.push_back(key + ": " + core::format_quantity(r.low, quantity_of(key)) + ".." +
+                      core::format_quantity(r.high, quantity_of(key)));
+    text += fmt::format(", bootstrap: {}, range: {{{}}}", resamples, fmt::join(items, ", "));
+  }
+  return text + "}";
+}
 
 }  // namespace
 
@@ -83,10 +131,29 @@ int cmd_calibrate(const CalibrateArgs& a) {
       for (size_t i = 0; i < fit_cases.size(); ++i)
         std::cout << fmt::format("    residual {:<56} {:>+8.2f}%\n", fit_cases[i].id.substr(suite.id.size() + 1),
                                  fit.rel_errors[i] * 100);
-      edits.push_back({base + ".fit.suite", suite.id});
-      edits.push_back({base + ".fit.points", std::to_string(fit.points)});
-      edits.push_back({base + ".fit.rms_rel_error", fmt::format("{:.4f}", fit.rms_rel_error)});
-      edits.push_back({base + ".fit.max_rel_error", fmt::format("{:.4f}", fit.max_rel_error)});
+      // Ranges: refitted now with --bootstrap; else the file's, kept while they still hold the values.
+      std::map<std::string, core::ParamRange> ranges;
+      int resamples = a.bootstrap;
+      if (a.bootstrap > 0) {
+        ranges = bootstrap_ranges(machine, profile, workloads, fit_cases, suite.fit_params, fit, a.bootstrap);
+        for (const auto& [key, r] : ranges)
+          std::cout << fmt::format("    {:<18} 5-95% over {} bootstrap refits: {} .. {}\n", key, a.bootstrap,
+                                   core::format_quantity(r.low, quantity_of(key)),
+                                   core::format_quantity(r.high, quantity_of(key)));
+      } else if (machine.fits.count(profile) && !machine.fits.at(profile).ranges.empty()) {
+        resamples = machine.fits.at(profile).bootstrap;
+        ranges = machine.fits.at(profile).ranges;
+        for (const auto& [key, v] : fit.params)
+          if (ranges.count(key) && (v < ranges[key].low || v > ranges[key].high)) {
+            std::cout << "    the file's ranges no longer hold the fitted values: dropped (rerun with --bootstrap N)\n";
+            ranges.clear();
+            break;
+          }
+      }
+      if (!machine.fits.count(profile))
+        throw io::InputError({suite.machine_path, 0, 0}, base + ".fit",
+                             "is missing: add 'fit: {suite: " + suite.id + "}', then calibrate again");
+      edits.push_back({base + ".fit", fit_text(suite.id, fit, resamples, ranges), true});
     }
     if (!a.dry_run && !a.check) {
       const std::string text = io::read_whole_file(suite.machine_path);

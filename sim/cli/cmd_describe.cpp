@@ -5,6 +5,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/core/machine_params.hpp"
 #include "sim/io/input_error.hpp"
+#include "sim/io/machine_loader.hpp"
 #include "sim/io/shmem_trace_reader.hpp"
 #include "sim/io/workload_loader.hpp"
 
@@ -27,12 +28,43 @@ void print_params(const std::string& section, const std::vector<core::ParamDecl<
   }
 }
 
+// One machine file's parameters: value, the range it may lie in and where that comes from.
+void print_machine_values(const std::string& file) {
+  const core::MachineSpec m = io::load_machine(file);
+  std::cout << fmt::format("{} ({}): {}\n", m.name, file, m.doc);
+  std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", "parameter", "value", "range", "range from");
+  auto line = [&](const std::string& path, double value, core::Quantity q) {
+    auto it = m.uncertainty.find(path);
+    const std::string range = it == m.uncertainty.end() ? "-"
+                                                        : core::format_quantity(it->second.low, q) + " .. " +
+                                                              core::format_quantity(it->second.high, q);
+    std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", path, core::format_quantity(value, q), range,
+                             it == m.uncertainty.end() ? "" : it->second.why);
+  };
+  for (const auto& d : core::node_params()) line("node." + d.key, d.get(m.node), d.quantity);
+  for (const auto& d : core::network_params()) line("network." + d.key, d.get(m.network), d.quantity);
+  for (const auto& p : m.profiles)
+    for (const auto& d : core::profile_params())
+      line("software.profiles." + p.name + "." + d.key, d.get(p), d.quantity);
+  std::cout
+      << "\nA '-' range: the value is taken as exact (a measured or structural figure, or not yet given a range).\n";
+}
+
 }  // namespace
 
-int cmd_describe(const std::string& what) {
+int cmd_describe(const std::string& what, const std::string& file) {
+  if (what == "machine" && !file.empty()) {
+    print_machine_values(file);
+    return 0;
+  }
+  if (!file.empty())
+    throw io::InputError({"describe", 0, 0}, "", "only 'describe machine' takes a FILE", "'" + file + "'");
   if (what == "machine") {
     std::cout << "Machine file (platforms/*.yaml). Structure:\n";
     print_keys(core::machine_structure_keys());
+    std::cout << "  uncertainty.(node|network).KEY, uncertainty.profiles.NAME.KEY: {range: LOW..HIGH, why: ...}, the "
+                 "range an assumed value may lie in and why;\n  a fitted value's range is its profile's fit.range "
+                 "(`t3sim calibrate --bootstrap N`). `t3sim describe machine FILE` lists a file's values and ranges.\n";
     std::cout << "\nParameters (values are strings with units, e.g. 300MB/s, 13.3ns, 150MHz):\n";
     std::cout << fmt::format("  {:<40} {:<36} {:<10} {:<28} {}\n", "key", "units", "default", "range", "meaning");
     print_params("node", core::node_params());

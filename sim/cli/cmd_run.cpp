@@ -8,6 +8,8 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/link_heatmap.hpp"
+#include "sim/cli/uncertainty_run.hpp"
+#include "sim/core/param_ranges.hpp"
 #include "sim/core/swap_pattern.hpp"
 #include "sim/core/time_split.hpp"
 #include "sim/core/traffic_pattern.hpp"
@@ -22,8 +24,23 @@
 
 namespace t3sim::cli {
 
+// Applies --param PATH=VALUE overrides: the value in the parameter's units, range-checked as in a file.
+void apply_params(core::MachineSpec& m, const RunArgs& a) {
+  for (const auto& [path, text] : a.params) {
+    const auto q = core::param_quantity(path);
+    const bool known = q && core::param_value(m, path).has_value();
+    if (!known) throw io::InputError({"--param", 0, 0}, path, "names no parameter of " + a.machine, "'" + text + "'");
+    std::string why;
+    const auto v = core::parse_quantity(text, *q, &why);
+    if (!v || *v < 0) throw io::InputError({"--param", 0, 0}, path, v ? "must not be negative" : why, "'" + text + "'");
+    core::set_param(m, path, *v);
+  }
+}
+
 int cmd_run(const RunArgs& a) {
-  const core::MachineSpec machine = io::load_machine(a.machine);
+  if (a.uncertainty > 0) return cmd_run_uncertainty(a);
+  core::MachineSpec machine = io::load_machine(a.machine);
+  apply_params(machine, a);
   const core::SoftwareProfile* profile = machine.find_profile(a.profile);
   if (!profile) {
     std::string names;

@@ -27,8 +27,9 @@ namespace {
 
 const char* kHeader =
     "index,machine,workload,pes,placement,bytes,makespan_us,pe_MBps_min,pe_MBps_median,pe_MBps_mean,pe_MBps_max,"
-    "pair_MBps_median,max_link_utilisation,busiest_link,bisection_utilisation,transfers,id";
-constexpr size_t kColumns = 17;
+    "pair_MBps_median,max_link_utilisation,busiest_link,bisection_utilisation,transfers,makespan_us_p05,"
+    "makespan_us_p95,pe_MBps_median_p05,pe_MBps_median_p95,id";
+constexpr size_t kColumns = 21;  // the four band columns are empty without --uncertainty
 
 size_t count_fields(const std::string& line) {
   return static_cast<size_t>(std::count(line.begin(), line.end(), ',')) + 1;
@@ -57,13 +58,21 @@ std::string row_of(const io::SweepPoint& p, const std::string& summary_json) {
   const auto& t = j.at("traffic");
   const auto& size = t.at("sizes").at(0);
   const auto& pe = size.at("pe_bandwidth_Bps");
-  return fmt::format("{},{},{},{},{},{:.0f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{},{:.4f},{},{}", p.index,
-                     j.at("machine").get<std::string>(), j.at("workload").get<std::string>(), p.pes, p.placement,
-                     p.bytes, t.at("makespan_s").get<double>() * 1e6, pe.at("min").get<double>() / 1e6,
+  std::string bands = ",,,";
+  if (j.contains("uncertainty")) {  // 5-95% over the samples (run --uncertainty)
+    const auto& u = j.at("uncertainty");
+    const auto& m = u.at("makespan_s");
+    const auto& b = u.at("sizes").at(0).at("pe_bandwidth_median_Bps");
+    bands = fmt::format("{:.3f},{:.3f},{:.3f},{:.3f}", m.at("p05").get<double>() * 1e6, m.at("p95").get<double>() * 1e6,
+                        b.at("p05").get<double>() / 1e6, b.at("p95").get<double>() / 1e6);
+  }
+  return fmt::format("{},{},{},{},{},{:.0f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{},{:.4f},{},{},{}",
+                     p.index, j.at("machine").get<std::string>(), j.at("workload").get<std::string>(), p.pes,
+                     p.placement, p.bytes, t.at("makespan_s").get<double>() * 1e6, pe.at("min").get<double>() / 1e6,
                      pe.at("median").get<double>() / 1e6, pe.at("mean").get<double>() / 1e6,
                      pe.at("max").get<double>() / 1e6, size.at("pair_bandwidth_Bps").at("median").get<double>() / 1e6,
                      t.at("max_link_utilisation").get<double>(), t.at("busiest_link").get<std::string>(),
-                     t.at("bisection").at("utilisation").get<double>(), t.at("transfers").get<size_t>(), p.id());
+                     t.at("bisection").at("utilisation").get<double>(), t.at("transfers").get<size_t>(), bands, p.id());
 }
 
 void append_line(const std::string& csv, const std::string& line) {
@@ -81,7 +90,7 @@ struct Running {
   std::chrono::steady_clock::time_point started;
 };
 
-pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const std::string& err_file) {
+pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const std::string& err_file, int uncertainty) {
   std::vector<std::string> args = {"t3sim",
                                    "run",
                                    "--machine",
@@ -95,6 +104,7 @@ pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const st
                                    "--size",
                                    fmt::format("{:.0f}B", p.bytes),
                                    "--summary"};
+  if (uncertainty > 0) args.insert(args.end(), {"--uncertainty", std::to_string(uncertainty)});
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a sweep point");
   if (pid == 0) {
@@ -148,8 +158,8 @@ int cmd_sweep(const SweepArgs& a) {
     while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
       const auto& p = todo[next++];
       const std::string base = dir + "/.points/" + std::to_string(p.index);
-      running[start_point(p, base + ".json", base + ".err")] = {p, base + ".json", base + ".err",
-                                                                std::chrono::steady_clock::now()};
+      running[start_point(p, base + ".json", base + ".err", a.uncertainty)] = {p, base + ".json", base + ".err",
+                                                                               std::chrono::steady_clock::now()};
     }
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);

@@ -1,6 +1,7 @@
 // The t3sim subcommands. Each returns the process exit code: 0 ok, 1 a failed check or run error,
 // 2 bad usage or bad input (main() maps io::InputError to 2 and other exceptions to 1).
 #pragma once
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,8 +24,11 @@ struct RunArgs {
   int background_pes = 0;                           // its size; 0: its file's
   std::string background_placement = "contiguous";  // contiguous | random:SEED among the free PEs
   std::string placement = "contiguous";
-  std::string driver = "fast";  // fast | reference (engine/simulation.hpp)
-  std::string transfers_file;   // also write the data movements (CSV) here
+  std::string driver = "fast";                              // fast | reference (engine/simulation.hpp)
+  std::string transfers_file;                               // also write the data movements (CSV) here
+  std::vector<std::pair<std::string, std::string>> params;  // machine parameter overrides: path, value with unit
+  int uncertainty = 0;  // > 0: run the point this many times over the parameters' ranges (uncertainty_run.hpp)
+  uint64_t seed = 1;    // of the Latin hypercube
 };
 int cmd_run(const RunArgs& a);
 
@@ -42,7 +46,7 @@ struct BenchArgs {
 int cmd_bench(const BenchArgs& a);
 
 int cmd_route(const std::string& machine, int src_pe, int dst_pe);
-int cmd_describe(const std::string& what);
+int cmd_describe(const std::string& what, const std::string& file = "");
 
 struct ValidateArgs {
   std::string cases;
@@ -58,11 +62,13 @@ struct CalibrateArgs {
   std::string profile;  // empty: every profile in the suite's data
   bool dry_run = false;
   bool check = false;  // refit and compare with the file; exit 1 on a difference
+  int bootstrap = 0;   // > 0: also refit on this many resamples of the rows and write the 5-95% ranges
 };
 int cmd_calibrate(const CalibrateArgs& a);
 
 struct SweepArgs {
   std::string spec;
+  int uncertainty = 0;  // > 0: every point with a 5-95% band over this many samples
   std::string out_dir;  // default: sweep-NAME
   bool list = false;    // print the points and exit, run nothing
 };

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/uncertainty_run.hpp"
 #include "sim/core/units.hpp"
 #include "sim/io/input_error.hpp"
 
@@ -19,32 +20,92 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("t3sim ") + T3SIM_VERSION);
   app.require_subcommand(1);
 
+  // The options that say which point to run: shared by `run` and `sensitivity`.
+  struct PointText {
+    std::vector<std::string> sets, params;
+    std::string size;
+  };
+  auto add_point_options = [](CLI::App* cmd, RunArgs& run, PointText& text) {
+    cmd->add_option("--machine", run.machine, "machine YAML file")->required();
+    // Exactly one of --workload and --trace: checked before running, with one message for both mistakes.
+    cmd->add_option("--workload", run.workload, "workload YAML file");
+    cmd->add_option("--trace", run.trace, "a trace instead: t3sim SHMEM trace or SimGrid time-independent MPI trace");
+    cmd->add_option("--profile", run.profile, "software profile (default: the machine's default_profile)");
+    cmd->add_option("--set", text.sets, "override a workload variable: NAME=VALUE (repeatable)");
+    cmd->add_option("--param", text.params,
+                    "override a machine parameter: PATH=VALUE with its unit, e.g. network.router_delay=30ns or "
+                    "software.profiles.shmem.put_bandwidth=300MB/s (repeatable)");
+    cmd->add_option("--pes", run.pes, "job size in PEs (default: the workload's pes)")->check(CLI::PositiveNumber);
+    cmd->add_option("--placement", run.placement, "contiguous | block | random:SEED | list:P0,P1,...")
+        ->capture_default_str();
+    cmd->add_option("--size", text.size, "one message size (e.g. 64KiB) instead of the workload's sizes");
+    cmd->add_option("--driver", run.driver, "how SimGrid is driven: fast | reference (same model)")
+        ->check(CLI::IsMember({"fast", "reference"}))
+        ->capture_default_str();
+    cmd->add_option("--background", run.background, "a background job (workload file) on the PEs left free");
+    cmd->add_option("--background-pes", run.background_pes, "its size (default: its file's pes)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--background-placement", run.background_placement, "contiguous | random:SEED")
+        ->capture_default_str();
+  };
+  // Checks and converts the point's text options; 0 when fine, else the exit code (message printed).
+  auto finish_point = [](RunArgs& run, const PointText& text, const char* command) {
+    if (run.workload.empty() == run.trace.empty()) {
+      std::cerr << "t3sim " << command << ": give one of --workload FILE or --trace FILE\n";
+      return 2;
+    }
+    if (!run.trace.empty() && (!text.sets.empty() || !run.background.empty())) {
+      std::cerr << "t3sim " << command << ": --set and --background apply to --workload files, not to traces\n";
+      return 2;
+    }
+    for (const auto& [list, what] : {std::pair{&text.sets, "--set"}, std::pair{&text.params, "--param"}})
+      for (const auto& s : *list) {
+        const auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0) {
+          std::cerr << "t3sim " << command << ": " << what << " takes NAME=VALUE (got '" << s << "')\n";
+          return 2;
+        }
+        if (list == &text.sets)
+          run.variables[s.substr(0, eq)] = s.substr(eq + 1);
+        else
+          run.params.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+      }
+    if (!text.size.empty()) {
+      std::string why;
+      const auto v = t3sim::core::parse_quantity(text.size, t3sim::core::Quantity::Size, &why);
+      if (!v || *v < 1) {
+        std::cerr << "t3sim " << command << ": --size: " << (v ? "must be at least 1B" : why) << " (got '" << text.size
+                  << "')\n";
+        return 2;
+      }
+      run.size = *v;
+    }
+    return 0;
+  };
+
   RunArgs run;
-  std::vector<std::string> sets;
+  PointText run_text;
   auto* run_cmd = app.add_subcommand("run", "Simulate a workload on a machine and print its timings");
-  run_cmd->add_option("--machine", run.machine, "machine YAML file")->required();
-  // Exactly one of --workload and --trace: checked before running, with one message for both mistakes.
-  run_cmd->add_option("--workload", run.workload, "workload YAML file");
-  run_cmd->add_option("--trace", run.trace, "a trace instead: t3sim SHMEM trace or SimGrid time-independent MPI trace");
-  run_cmd->add_option("--profile", run.profile, "software profile (default: the machine's default_profile)");
+  add_point_options(run_cmd, run, run_text);
   run_cmd->add_option("--out", run.out_dir, "also write WORKLOAD.PROFILE.csv and .json into this folder");
   run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
-  run_cmd->add_option("--set", sets, "override a workload variable: NAME=VALUE (repeatable)");
-  run_cmd->add_option("--pes", run.pes, "job size in PEs (default: the workload's pes)")->check(CLI::PositiveNumber);
-  run_cmd->add_option("--placement", run.placement, "contiguous | block | random:SEED | list:P0,P1,...")
-      ->capture_default_str();
-  std::string size_text;
-  run_cmd->add_option("--size", size_text, "one message size (e.g. 64KiB) instead of the workload's sizes");
   run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line");
   run_cmd->add_option("--paje", run.paje, "also write a SimGrid Paje trace of the run (view it in ViTE)");
-  run_cmd->add_option("--driver", run.driver, "how SimGrid is driven: fast | reference (same model)")
-      ->check(CLI::IsMember({"fast", "reference"}))
-      ->capture_default_str();
   run_cmd->add_option("--transfers", run.transfers_file, "also write every data movement (CSV) to this file");
-  run_cmd->add_option("--background", run.background, "a background job (workload file) on the PEs left free");
-  run_cmd->add_option("--background-pes", run.background_pes, "its size (default: its file's pes)")
-      ->check(CLI::PositiveNumber);
-  run_cmd->add_option("--background-placement", run.background_placement, "contiguous | random:SEED")
+  run_cmd
+      ->add_option("--uncertainty", run.uncertainty,
+                   "run the point N times over a Latin hypercube of the machine's parameter ranges and report each "
+                   "headline figure's median and 5-95% band")
+      ->check(CLI::Range(2, 10000));
+  run_cmd->add_option("--seed", run.seed, "seed of the Latin hypercube")->capture_default_str();
+
+  SensitivityArgs sens;
+  PointText sens_text;
+  auto* sens_cmd = app.add_subcommand(
+      "sensitivity", "Rank the machine's uncertain parameters by how much each moves a figure of one point");
+  add_point_options(sens_cmd, sens.run, sens_text);
+  sens_cmd->add_option("--figure", sens.figure, "makespan | pe_bandwidth (median per PE)")
+      ->check(CLI::IsMember({"makespan", "pe_bandwidth"}))
       ->capture_default_str();
 
   std::string route_machine;
@@ -57,6 +118,8 @@ int main(int argc, char** argv) {
   std::string describe_what;
   auto* describe_cmd = app.add_subcommand("describe", "Print the schema of a machine, workload or trace file");
   describe_cmd->add_option("WHAT", describe_what, "machine | workload | trace")->required();
+  std::string describe_file;
+  describe_cmd->add_option("FILE", describe_file, "with 'machine': a machine file, to list its values and ranges");
 
   ValidateArgs val{default_cases_path(), "", false, ""};
   auto* val_cmd = app.add_subcommand("validate", "Run every validation case; exit 1 if any is out of tolerance");
@@ -73,12 +136,20 @@ int main(int argc, char** argv) {
   cal_cmd->add_option("--profile", cal.profile, "only this profile");
   cal_cmd->add_flag("--dry-run", cal.dry_run, "print the fit, write nothing");
   cal_cmd->add_flag("--check", cal.check, "refit and exit 1 if the machine file's values differ");
+  cal_cmd
+      ->add_option("--bootstrap", cal.bootstrap,
+                   "also refit on N residual-bootstrap data sets and write each value's 5-95% range (fit.range)")
+      ->check(CLI::Range(2, 100000));
 
   SweepArgs sweep;
   auto* sweep_cmd = app.add_subcommand("sweep", "Run a what-if study: machines x PEs x placements x workloads x sizes");
   sweep_cmd->add_option("SPEC", sweep.spec, "sweep file (YAML)")->required();
   sweep_cmd->add_option("--out", sweep.out_dir, "results folder (default: sweep-NAME); rerun to resume");
   sweep_cmd->add_flag("--list", sweep.list, "print the study's points and exit without running them");
+  sweep_cmd
+      ->add_option("--uncertainty", sweep.uncertainty,
+                   "run every point N times over the machines' parameter ranges: sweep.csv gains 5-95% bands")
+      ->check(CLI::Range(2, 10000));
 
   BenchArgs bench;
   auto* bench_cmd =
@@ -116,35 +187,21 @@ int main(int argc, char** argv) {
 
   try {
     if (*run_cmd) {
-      if (run.workload.empty() == run.trace.empty()) {
-        std::cerr << "t3sim run: give one of --workload FILE or --trace FILE\n";
+      if (const int code = finish_point(run, run_text, "run")) return code;
+      if (run.uncertainty > 0 &&
+          (run.json || !run.out_dir.empty() || !run.paje.empty() || !run.transfers_file.empty())) {
+        std::cerr << "t3sim run: --uncertainty reports bands (table, or --summary JSON); it writes no --out, --json, "
+                     "--paje or --transfers\n";
         return 2;
-      }
-      if (!run.trace.empty() && (!sets.empty() || !run.background.empty())) {
-        std::cerr << "t3sim run: --set and --background apply to --workload files, not to traces\n";
-        return 2;
-      }
-      for (const auto& s : sets) {
-        const auto eq = s.find('=');
-        if (eq == std::string::npos || eq == 0) {
-          std::cerr << "t3sim run: --set takes NAME=VALUE (got '" << s << "')\n";
-          return 2;
-        }
-        run.variables[s.substr(0, eq)] = s.substr(eq + 1);
-      }
-      if (!size_text.empty()) {
-        std::string why;
-        const auto v = t3sim::core::parse_quantity(size_text, t3sim::core::Quantity::Size, &why);
-        if (!v || *v < 1) {
-          std::cerr << "t3sim run: --size: " << (v ? "must be at least 1B" : why) << " (got '" << size_text << "')\n";
-          return 2;
-        }
-        run.size = *v;
       }
       return cmd_run(run);
     }
+    if (*sens_cmd) {
+      if (const int code = finish_point(sens.run, sens_text, "sensitivity")) return code;
+      return cmd_sensitivity(sens);
+    }
     if (*route_cmd) return cmd_route(route_machine, route_src, route_dst);
-    if (*describe_cmd) return cmd_describe(describe_what);
+    if (*describe_cmd) return cmd_describe(describe_what, describe_file);
     if (*val_cmd) return cmd_validate(val);
     if (*cal_cmd) return cmd_calibrate(cal);
     if (*sweep_cmd) return cmd_sweep(sweep);

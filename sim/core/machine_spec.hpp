@@ -45,6 +45,14 @@ struct SoftwareProfile {
   double mpi_bandwidth = 0;      // bytes/s: the PE's rate of pulling rendezvous data through MPI; 0: none
 };
 
+// The range a parameter may lie in (param_ranges.hpp): [low, high] in SI units, and where it comes
+// from ("assumed: ..." with the file's reason, or "fit: ..." from calibrate's bootstrap).
+struct ParamRange {
+  double low = 0;
+  double high = 0;
+  std::string why;
+};
+
 // Residuals of the last `t3sim calibrate` fit of a profile (written back by calibrate).
 struct FitRecord {
   bool present = false;
@@ -52,6 +60,8 @@ struct FitRecord {
   int points = 0;
   double rms_rel_error = 0;
   double max_rel_error = 0;
+  int bootstrap = 0;                         // resamples behind `ranges` (0: none)
+  std::map<std::string, ParamRange> ranges;  // by profile key: the fitted values' 5-95% spread
 };
 
 struct MachineSpec {
@@ -69,6 +79,7 @@ struct MachineSpec {
   std::vector<SoftwareProfile> profiles;
   std::map<std::string, FitRecord> fits;          // by profile name
   std::map<std::string, std::string> provenance;  // key path -> source
+  std::map<std::string, ParamRange> uncertainty;  // key path -> range (param_ranges.hpp)
 
   Torus torus() const { return Torus(dims); }
   Router router() const { return Router(torus(), dimension_order, tie_rule); }

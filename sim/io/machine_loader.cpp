@@ -1,5 +1,7 @@
 #include "sim/io/machine_loader.hpp"
 
+#include "sim/core/param_ranges.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -85,6 +87,25 @@ std::vector<std::string> read_params(MapReader& map, const std::vector<core::Par
   return given;
 }
 
+// "LOW..HIGH", each a quantity of q, LOW <= HIGH.
+core::ParamRange read_range_text(const YAML::Node& n, const std::string& file, const std::string& key,
+                                 core::Quantity q) {
+  const std::string text = scalar_text(n, file, key);
+  const size_t dots = text.find("..");
+  std::string why;
+  std::optional<double> low, high;
+  if (dots != std::string::npos) {
+    low = core::parse_quantity(text.substr(0, dots), q, &why);
+    if (low) high = core::parse_quantity(text.substr(dots + 2), q, &why);
+  }
+  if (!low || !high)
+    throw InputError(pos_of(file, n), key,
+                     "must be LOW..HIGH in " + std::string(core::unit_names(q)) + (why.empty() ? "" : ": " + why),
+                     "'" + text + "'");
+  if (*low > *high) throw InputError(pos_of(file, n), key, "LOW is above HIGH", "'" + text + "'");
+  return {*low, *high, ""};
+}
+
 core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const std::string& path) {
   MapReader fit(node, file, path);
   core::FitRecord r;
@@ -93,8 +114,93 @@ core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const 
   r.points = static_cast<int>(fit.integer_at("points", 0, 1000000));
   r.rms_rel_error = fit.quantity_at("rms_rel_error", core::Quantity::Ratio);
   r.max_rel_error = fit.quantity_at("max_rel_error", core::Quantity::Ratio);
+  if (fit.has("range")) {
+    r.bootstrap = static_cast<int>(fit.integer_at("bootstrap", 2, 100000));
+    MapReader ranges(fit.required("range"), file, fit.child_path("range"));
+    for (const auto& key : ranges.keys()) {
+      const core::ParamDecl<core::SoftwareProfile>* decl = nullptr;
+      for (const auto& d : core::profile_params())
+        if (d.key == key && d.fit) decl = &d;
+      if (!decl) throw InputError(ranges.key_pos(key), ranges.child_path(key), "names no calibrated parameter");
+      core::ParamRange range = read_range_text(ranges.node()[key], file, ranges.child_path(key), decl->quantity);
+      range.why = "fit: 5-95% of the values refitted on " + std::to_string(r.bootstrap) +
+                  " residual-bootstrap data sets of " + r.suite + "'s " + std::to_string(r.points) + " rows";
+      r.ranges[key] = range;
+    }
+    ranges.finish();
+  }
   fit.finish();
   return r;
+}
+
+// Checks a range against its parameter: inside the declared bounds, and around the nominal value.
+void check_range(const core::MachineSpec& m, const std::string& param, const core::ParamRange& r, const YAML::Node& n,
+                 const std::string& file, const std::string& key) {
+  const double nominal = core::param_value(m, param).value_or(0);
+  const auto q = *core::param_quantity(param);
+  if (r.low < 0) throw InputError(pos_of(file, n), key, "must not go below 0", "'" + n.Scalar() + "'");
+  if (nominal < r.low * (1 - 1e-9) || nominal > r.high * (1 + 1e-9))
+    throw InputError(pos_of(file, n), key, "must contain the parameter's value " + core::format_quantity(nominal, q),
+                     "'" + n.Scalar() + "'");
+}
+
+// `uncertainty:` of a machine file: node/network/profiles.NAME -> key -> {range: LOW..HIGH, why: ...}.
+void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec& m) {
+  auto u = top.optional("uncertainty");
+  if (!u) return;
+  MapReader sections(*u, path, "uncertainty");
+  auto read_entries = [&](const YAML::Node& node, const std::string& at, const std::string& param_prefix,
+                          const std::vector<std::string>& names, const std::string& profile) {
+    MapReader entries(node, path, at);
+    for (const auto& key : entries.keys()) {
+      const std::string where = entries.child_path(key);
+      if (std::find(names.begin(), names.end(), key) == names.end()) {
+        const std::string hint = closest_match(key, names);
+        throw InputError(entries.key_pos(key), where,
+                         "names no parameter" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      }
+      const std::string param = param_prefix + key;
+      if (!profile.empty() && m.fits.count(profile) && m.fits.at(profile).ranges.count(key))
+        throw InputError(entries.key_pos(key), where,
+                         "is calibrated: its range comes from the fit (software.profiles." + profile + ".fit.range)");
+      MapReader e(entries.node()[key], path, where);
+      const YAML::Node range_node = e.required("range");
+      core::ParamRange r = read_range_text(range_node, path, e.child_path("range"), *core::param_quantity(param));
+      const std::string why = e.string_at("why");
+      if (why.empty()) throw InputError(e.key_pos("why"), e.child_path("why"), "must say why the range is what it is");
+      r.why = why.rfind("assumed", 0) == 0 ? why : "assumed: " + why;
+      e.finish();
+      check_range(m, param, r, range_node, path, e.child_path("range"));
+      m.uncertainty[param] = r;
+    }
+    entries.finish();
+  };
+  auto names_of = [](const auto& decls) {
+    std::vector<std::string> v;
+    for (const auto& d : decls) v.push_back(d.key);
+    return v;
+  };
+  for (const auto& section : sections.keys()) {
+    if (section == "node") {
+      read_entries(sections.node()[section], "uncertainty.node", "node.", names_of(core::node_params()), "");
+    } else if (section == "network") {
+      read_entries(sections.node()[section], "uncertainty.network", "network.", names_of(core::network_params()), "");
+    } else if (section == "profiles") {
+      MapReader profiles(sections.node()[section], path, "uncertainty.profiles");
+      for (const auto& name : profiles.keys()) {
+        if (!m.find_profile(name))
+          throw InputError(profiles.key_pos(name), profiles.child_path(name), "names no profile of this machine");
+        read_entries(profiles.node()[name], profiles.child_path(name), "software.profiles." + name + ".",
+                     names_of(core::profile_params()), name);
+      }
+      profiles.finish();
+    } else {
+      const std::string hint = closest_match(section, {"node", "network", "profiles"});
+      throw InputError(sections.key_pos(section), "uncertainty." + section,
+                       "must be node, network or profiles" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+  }
+  sections.finish();
 }
 
 constexpr int kMaxBaseDepth = 4;
@@ -208,6 +314,7 @@ namespace {
 core::MachineSpec load_machine_at_depth(const std::string& path, int depth) {
   MapReader top = read_document(path);
   core::MachineSpec m;
+  core::MachineSpec base_machine;  // as the base left it: a range follows its value when this file changes it
   bool derived = false;
   if (auto base = top.optional("base")) {
     if (depth >= kMaxBaseDepth)
@@ -220,11 +327,22 @@ core::MachineSpec load_machine_at_depth(const std::string& path, int depth) {
                                       : (std::filesystem::path(path).parent_path() / rel).lexically_normal().string();
     m = load_machine_at_depth(base_path, depth + 1);
     m.fits.clear();  // the base's fit residuals say nothing about this machine
+    base_machine = m;
     derived = true;
   }
   m.name = top.string_at("name");
   m.doc = top.optional_string("doc").value_or("");
   const std::vector<std::string> sourced = read_sections(top, path, m, derived);
+  for (auto& [param, range] : m.uncertainty) {  // inherited: scaled with a scaled or changed value
+    const auto was = core::param_value(base_machine, param), now = core::param_value(m, param);
+    if (was && now && *was > 0 && *now != *was) {
+      range.low *= *now / *was;
+      range.high *= *now / *was;
+    }
+  }
+  for (const auto& [profile, fit] : m.fits)
+    for (const auto& [key, range] : fit.ranges) m.uncertainty["software.profiles." + profile + "." + key] = range;
+  read_uncertainty(top, path, m);
 
   MapReader prov(top.required("provenance"), path, "provenance");
   std::map<std::string, std::string> own;  // this file's sources; a base's cover only what it gave

@@ -16,7 +16,8 @@ struct Span {
   std::string text;
 };
 
-Span locate(const std::string& file, const std::string& text, const YAML::Node& root, const std::string& path) {
+Span locate(const std::string& file, const std::string& text, const YAML::Node& root, const std::string& path,
+            bool flow_map) {
   YAML::Node node = root;
   size_t start = 0;
   while (true) {
@@ -30,8 +31,18 @@ Span locate(const std::string& file, const std::string& text, const YAML::Node& 
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
-  if (!node.IsScalar()) throw InputError(pos_of(file, node), path, "must be a single value to be written");
   const size_t pos = static_cast<size_t>(node.Mark().pos);
+  if (flow_map) {  // from its '{' to the matching '}' on the same line
+    if (!node.IsMap() || pos >= text.size() || text[pos] != '{')
+      throw InputError(pos_of(file, node), path, "must be a flow mapping {...} to be written");
+    int depth = 0;
+    for (size_t i = pos; i < text.size() && text[i] != '\n'; ++i) {
+      if (text[i] == '{') ++depth;
+      if (text[i] == '}' && --depth == 0) return {pos, i + 1 - pos, ""};
+    }
+    throw InputError(pos_of(file, node), path, "must be a flow mapping on one line to be written");
+  }
+  if (!node.IsScalar()) throw InputError(pos_of(file, node), path, "must be a single value to be written");
   const std::string& scalar = node.Scalar();
   if (text.compare(pos, scalar.size(), scalar) != 0)
     throw InputError(pos_of(file, node), path, "is quoted or spans lines; write it as a plain value");
@@ -44,7 +55,7 @@ std::string splice_scalars(const std::string& file, const std::string& text, con
   const YAML::Node root = YAML::Load(text);
   std::vector<Span> spans;
   for (const auto& e : edits) {
-    Span s = locate(file, text, root, e.key_path);
+    Span s = locate(file, text, root, e.key_path, e.flow_map);
     s.text = e.new_text;
     spans.push_back(std::move(s));
   }

@@ -7,8 +7,9 @@
 namespace t3sim::io {
 
 struct ScalarEdit {
-  std::string key_path;  // "software.profiles.default.call_overhead"
-  std::string new_text;  // written as a plain scalar: must need no quoting
+  std::string key_path;   // "software.profiles.default.call_overhead"
+  std::string new_text;   // written as a plain scalar: must need no quoting
+  bool flow_map = false;  // the value is a one-line flow mapping {...}, replaced whole by new_text
 };
 
 // Returns the edited text; throws InputError naming the key when a path is missing or its value is

@@ -1,0 +1,222 @@
+#include "sim/cli/uncertainty_run.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <future>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/child_run.hpp"
+#include "sim/core/param_ranges.hpp"
+#include "sim/io/input_error.hpp"
+#include "sim/io/machine_loader.hpp"
+
+namespace t3sim::cli {
+namespace {
+
+// A value exactly, in SI units, as --param reads it back.
+std::string si_text(double value, core::Quantity q) {
+  const char* unit = "";
+  switch (q) {
+    case core::Quantity::Time:
+      unit = "s";
+      break;
+    case core::Quantity::Size:
+      unit = "B";
+      break;
+    case core::Quantity::Bandwidth:
+      unit = "B/s";
+      break;
+    case core::Quantity::Frequency:
+      unit = "Hz";
+      break;
+    case core::Quantity::Count:
+    case core::Quantity::Ratio:
+      break;
+  }
+  return fmt::format("{:.17g}{}", value, unit);
+}
+
+// `t3sim run` with the point's own options and --summary (no outputs, no uncertainty of its own).
+std::vector<std::string> point_args(const RunArgs& a) {
+  std::vector<std::string> v = {"run",         "--machine", a.machine,  "--summary",
+                                "--placement", a.placement, "--driver", a.driver};
+  if (!a.trace.empty()) v.insert(v.end(), {"--trace", a.trace});
+  if (!a.workload.empty()) v.insert(v.end(), {"--workload", a.workload});
+  if (!a.profile.empty()) v.insert(v.end(), {"--profile", a.profile});
+  if (a.pes > 0) v.insert(v.end(), {"--pes", std::to_string(a.pes)});
+  if (a.size > 0) v.insert(v.end(), {"--size", fmt::format("{:.0f}B", a.size)});
+  for (const auto& [k, value] : a.variables) v.insert(v.end(), {"--set", k + "=" + value});
+  if (!a.background.empty()) {
+    v.insert(v.end(), {"--background", a.background, "--background-placement", a.background_placement});
+    if (a.background_pes > 0) v.insert(v.end(), {"--background-pes", std::to_string(a.background_pes)});
+  }
+  for (const auto& [k, value] : a.params) v.insert(v.end(), {"--param", k + "=" + value});
+  return v;
+}
+
+struct Setting {
+  std::vector<std::pair<std::string, double>> values;  // parameter path -> value
+};
+
+// Runs the point once per setting, `jobs` at a time; the summary lines in setting order.
+std::vector<std::string> run_settings(const RunArgs& a, const std::vector<Setting>& settings) {
+  const int jobs = std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
+  std::vector<std::string> out(settings.size());
+  for (size_t first = 0; first < settings.size(); first += static_cast<size_t>(jobs)) {
+    std::vector<std::future<ChildOutcome>> running;
+    const size_t last = std::min(settings.size(), first + static_cast<size_t>(jobs));
+    for (size_t i = first; i < last; ++i) {
+      std::vector<std::string> args = point_args(a);
+      for (const auto& [path, value] : settings[i].values)
+        args.insert(args.end(), {"--param", path + "=" + si_text(value, *core::param_quantity(path))});
+      running.push_back(std::async(std::launch::async, [args] { return run_child(args); }));
+    }
+    for (size_t i = first; i < last; ++i) {
+      const ChildOutcome o = running[i - first].get();
+      if (o.exit_status != 0)
+        throw std::runtime_error(fmt::format("run {} of {} (parameters moved) failed with exit status {}", i + 1,
+                                             settings.size(), o.exit_status));
+      out[i] = o.out.substr(0, o.out.find('\n'));
+    }
+  }
+  return out;
+}
+
+std::vector<core::RangedParam> params_of(const RunArgs& a, const core::MachineSpec& m) {
+  std::vector<core::RangedParam> params = core::ranged_params(m, a.profile);
+  // A parameter fixed on the command line is not uncertain in this run.
+  params.erase(std::remove_if(params.begin(), params.end(),
+                              [&](const core::RangedParam& p) {
+                                return std::any_of(a.params.begin(), a.params.end(),
+                                                   [&](const auto& kv) { return kv.first == p.path; });
+                              }),
+               params.end());
+  if (params.empty())
+    throw io::InputError(
+        {a.machine, 0, 0}, "uncertainty",
+        "gives no range for any parameter this run depends on (see `t3sim describe machine " + a.machine + "`)");
+  return params;
+}
+
+nlohmann::ordered_json band(const std::vector<double>& v) {
+  return {{"p05", core::quantile(v, 0.05)}, {"p50", core::quantile(v, 0.5)}, {"p95", core::quantile(v, 0.95)}};
+}
+
+}  // namespace
+
+Headline headline_of(const std::string& summary_json) {
+  const auto j = nlohmann::json::parse(summary_json);
+  const auto& t = j.at("traffic");
+  Headline h;
+  h.makespan_s = t.at("makespan_s").get<double>();
+  for (const auto& s : t.at("sizes")) {
+    h.sizes.push_back(s.at("bytes").get<double>());
+    h.pe_median_Bps.push_back(s.at("pe_bandwidth_Bps").at("median").get<double>());
+  }
+  return h;
+}
+
+int cmd_run_uncertainty(const RunArgs& a) {
+  const core::MachineSpec machine = io::load_machine(a.machine);
+  const std::vector<core::RangedParam> params = params_of(a, machine);
+  const auto samples = core::latin_hypercube(params, a.uncertainty, a.seed);
+  std::vector<Setting> settings(1);  // the nominal run first
+  for (const auto& row : samples) {
+    Setting s;
+    for (size_t d = 0; d < params.size(); ++d) s.values.emplace_back(params[d].path, row[d]);
+    settings.push_back(std::move(s));
+  }
+  const std::vector<std::string> lines = run_settings(a, settings);
+  const Headline nominal = headline_of(lines[0]);
+  std::vector<double> makespans;
+  std::vector<std::vector<double>> medians(nominal.sizes.size());
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const Headline h = headline_of(lines[i]);
+    makespans.push_back(h.makespan_s);
+    for (size_t s = 0; s < medians.size() && s < h.pe_median_Bps.size(); ++s) medians[s].push_back(h.pe_median_Bps[s]);
+  }
+  nlohmann::ordered_json u;
+  u["samples"] = a.uncertainty;
+  u["seed"] = a.seed;
+  u["design"] = "latin hypercube, uniform in each range";
+  u["parameters"] = nlohmann::ordered_json::array();
+  for (const auto& p : params)
+    u["parameters"].push_back({{"path", p.path}, {"low", p.range.low}, {"high", p.range.high}, {"why", p.range.why}});
+  u["makespan_s"] = band(makespans);
+  u["sizes"] = nlohmann::ordered_json::array();
+  for (size_t s = 0; s < medians.size(); ++s)
+    u["sizes"].push_back({{"bytes", nominal.sizes[s]}, {"pe_bandwidth_median_Bps", band(medians[s])}});
+  if (a.summary) {
+    auto j = nlohmann::ordered_json::parse(lines[0]);
+    j["uncertainty"] = u;
+    std::cout << j.dump() << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{} runs over {} uncertain parameters (Latin hypercube, seed {}), and the nominal run:\n",
+                           a.uncertainty, params.size(), a.seed);
+  for (const auto& p : params) {
+    const auto q = *core::param_quantity(p.path);
+    std::cout << fmt::format("  {:<44} {:>14} in {} .. {}  ({})\n", p.path, core::format_quantity(p.nominal, q),
+                             core::format_quantity(p.range.low, q), core::format_quantity(p.range.high, q),
+                             p.range.why);
+  }
+  std::cout << fmt::format("\n{:<34} {:>14} {:>14} {:>14} {:>14}\n", "figure", "nominal", "median", "5%", "95%");
+  auto row = [](const std::string& name, double nom, const std::vector<double>& v, double scale) {
+    std::cout << fmt::format("{:<34} {:>14.3f} {:>14.3f} {:>14.3f} {:>14.3f}\n", name, nom * scale,
+                             core::quantile(v, 0.5) * scale, core::quantile(v, 0.05) * scale,
+                             core::quantile(v, 0.95) * scale);
+  };
+  row("makespan (us)", nominal.makespan_s, makespans, 1e6);
+  for (size_t s = 0; s < medians.size(); ++s)
+    row(fmt::format("per-PE MB/s, median, {:.0f} B", nominal.sizes[s]), nominal.pe_median_Bps[s], medians[s], 1e-6);
+  return 0;
+}
+
+int cmd_sensitivity(const SensitivityArgs& a) {
+  if (a.figure != "makespan" && a.figure != "pe_bandwidth")
+    throw io::InputError({"--figure", 0, 0}, "", "must be makespan or pe_bandwidth", "'" + a.figure + "'");
+  const core::MachineSpec machine = io::load_machine(a.run.machine);
+  const std::vector<core::RangedParam> params = params_of(a.run, machine);
+  std::vector<Setting> settings(1);
+  for (const auto& p : params) {
+    settings.push_back({{{p.path, p.range.low}}});
+    settings.push_back({{{p.path, p.range.high}}});
+  }
+  const std::vector<std::string> lines = run_settings(a.run, settings);
+  auto figure = [&](const std::string& line) {
+    const Headline h = headline_of(line);
+    return a.figure == "makespan" ? h.makespan_s : (h.pe_median_Bps.empty() ? 0.0 : h.pe_median_Bps[0]);
+  };
+  const double nominal = figure(lines[0]);
+  struct Row {
+    std::string path;
+    double at_low, at_high, swing;
+  };
+  std::vector<Row> rows;
+  for (size_t d = 0; d < params.size(); ++d) {
+    const double lo = figure(lines[1 + 2 * d]), hi = figure(lines[2 + 2 * d]);
+    rows.push_back({params[d].path, lo, hi, nominal != 0 ? std::fabs(hi - lo) / std::fabs(nominal) : 0});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.swing > y.swing; });
+  const bool us = a.figure == "makespan";
+  const double scale = us ? 1e6 : 1e-6;
+  std::cout << fmt::format(
+      "{} ({}), nominal {:.3f}; each parameter at the low and high end of its range, the others "
+      "nominal:\n",
+      us ? "makespan" : "median per-PE bandwidth", us ? "us" : "MB/s", nominal * scale);
+  std::cout << fmt::format("{:>4} {:<44} {:>14} {:>14} {:>10}  {}\n", "rank", "parameter", "at low", "at high", "swing",
+                           "range from");
+  int rank = 0;
+  for (const auto& r : rows) {
+    const auto& p = *std::find_if(params.begin(), params.end(), [&](const auto& q) { return q.path == r.path; });
+    std::cout << fmt::format("{:>4} {:<44} {:>14.3f} {:>14.3f} {:>9.2f}%  {}\n", ++rank, r.path, r.at_low * scale,
+                             r.at_high * scale, r.swing * 100, p.range.why.rfind("fit", 0) == 0 ? "fit" : "assumed");
+  }
+  return 0;
+}
+
+}  // namespace t3sim::cli

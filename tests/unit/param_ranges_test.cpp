@@ -1,0 +1,69 @@
+// Parameter ranges (sim/core/param_ranges.hpp): key paths, the Latin hypercube and quantiles.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "sim/core/param_ranges.hpp"
+#include "sim/io/machine_loader.hpp"
+#include "test_machine.hpp"
+
+using namespace t3sim;
+
+namespace {
+
+std::string data(const std::string& name) { return std::string(T3SIM_TEST_DATA) + "/machine/" + name; }
+
+TEST(ParamRanges, PathsReadAndWriteEverySection) {
+  core::MachineSpec m = test::small_machine();
+  EXPECT_EQ(*core::param_value(m, "network.router_delay"), 10e-9);
+  EXPECT_EQ(*core::param_value(m, "node.clock"), 100e6);
+  EXPECT_EQ(*core::param_value(m, "software.profiles.base.put_bandwidth"), 80e6);
+  EXPECT_TRUE(core::set_param(m, "software.profiles.base.put_bandwidth", 40e6));
+  EXPECT_EQ(m.profiles[0].put_bandwidth, 40e6);
+  EXPECT_FALSE(core::param_value(m, "network.router_dealy"));
+  EXPECT_FALSE(core::param_value(m, "software.profiles.fast.put_bandwidth"));
+  EXPECT_FALSE(core::set_param(m, "software.profiles.base", 1));
+  EXPECT_EQ(*core::param_quantity("network.link_bandwidth"), core::Quantity::Bandwidth);
+}
+
+TEST(ParamRanges, AssumedAndFittedRangesOfAProfile) {
+  const core::MachineSpec m = io::load_machine(data("ranges_valid.yaml"));
+  const auto params = core::ranged_params(m, "");
+  ASSERT_EQ(params.size(), 3u);
+  EXPECT_EQ(params[0].path, "network.router_delay");
+  EXPECT_EQ(params[1].path, "software.profiles.base.barrier_latency");
+  EXPECT_EQ(params[2].path, "software.profiles.base.put_bandwidth");
+  EXPECT_EQ(params[2].range.low, 70e6);
+  EXPECT_EQ(params[2].nominal, 80e6);
+  EXPECT_EQ(params[2].range.why.rfind("fit:", 0), 0u);
+  EXPECT_EQ(params[0].range.why, "assumed: one to four clocks");
+}
+
+TEST(ParamRanges, LatinHypercubeHitsEveryStratumOnceInEachDimension) {
+  std::vector<core::RangedParam> params = {{"a", {0, 10, ""}, 5}, {"b", {100, 200, ""}, 150}};
+  const int n = 16;
+  const auto rows = core::latin_hypercube(params, n, 7);
+  ASSERT_EQ(rows.size(), static_cast<size_t>(n));
+  for (size_t d = 0; d < params.size(); ++d) {
+    std::set<int> strata;
+    for (const auto& row : rows) {
+      const double u = (row[d] - params[d].range.low) / (params[d].range.high - params[d].range.low);
+      ASSERT_GE(u, 0);
+      ASSERT_LT(u, 1);
+      strata.insert(static_cast<int>(u * n));
+    }
+    EXPECT_EQ(strata.size(), static_cast<size_t>(n)) << "dimension " << d;
+  }
+  EXPECT_EQ(core::latin_hypercube(params, n, 7), rows);  // deterministic
+  EXPECT_NE(core::latin_hypercube(params, n, 8), rows);
+}
+
+TEST(ParamRanges, QuantileInterpolatesBetweenOrderStatistics) {
+  EXPECT_DOUBLE_EQ(core::quantile({4, 1, 3, 2, 5}, 0.5), 3);
+  EXPECT_DOUBLE_EQ(core::quantile({1, 2, 3, 4, 5}, 0.05), 1.2);
+  EXPECT_DOUBLE_EQ(core::quantile({1, 2, 3, 4, 5}, 0.95), 4.8);
+  EXPECT_TRUE(std::isnan(core::quantile({}, 0.5)));
+}
+
+}  // namespace
