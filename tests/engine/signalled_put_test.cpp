@@ -30,14 +30,8 @@ core::MachineSpec machine() {
 
 core::Op put(int pe, int peer, double bytes, core::NameId flag = core::kNoName,
              core::SignalOrder order = core::SignalOrder::OnArrival) {
-  core::Op op;
-  op.kind = core::OpKind::Put;
-  op.pe = pe;
-  op.peer = peer;
-  op.bytes = bytes;
-  op.flag = flag;
+  core::Op op = core::pattern_op(core::OpKind::Put, pe, peer, bytes, flag, core::kNoName, 0);  // non-blocking
   op.order = order;
-  op.complete = false;
   return op;
 }
 
