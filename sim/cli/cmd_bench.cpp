@@ -22,6 +22,7 @@
 #include "sim/core/bench_verdict.hpp"
 #include "sim/core/traffic_report.hpp"
 #include "sim/core/transfer_comparison.hpp"
+#include "sim/core/units.hpp"
 #include "sim/io/atomic_file.hpp"
 #include "sim/io/bench_suite.hpp"
 #include "sim/io/input_error.hpp"
@@ -106,9 +107,10 @@ io::BenchCase perturbed(const io::BenchCase& c, const std::string& out_dir, int 
       fmt::format("# {}'s machine with router_delay x (1 + {}e-9): a twin for `t3sim bench` (--noise-floor, the "
                   "reference ensemble of chaotic cases).\n"
                   "schema_version: 1\nbase: {}\nname: {}-perturbed\ndoc: router_delay twin of {}\n"
-                  "network:\n  router_delay: {:.17g}s\nprovenance:\n  network.router_delay: the base value x (1 + "
+                  "network:\n  router_delay: {}\nprovenance:\n  network.router_delay: the base value x (1 + "
                   "{}e-9)\n",
-                  c.name, k, std::filesystem::absolute(c.machine).string(), m.name, m.name, delay, k));
+                  c.name, k, std::filesystem::absolute(c.machine).string(), m.name, m.name,
+                  core::format_quantity_exact(delay, core::Quantity::Time), k));
   return p;
 }
 

@@ -17,29 +17,6 @@
 namespace t3sim::cli {
 namespace {
 
-// A value exactly, in SI units, as --param reads it back.
-std::string si_text(double value, core::Quantity q) {
-  const char* unit = "";
-  switch (q) {
-    case core::Quantity::Time:
-      unit = "s";
-      break;
-    case core::Quantity::Size:
-      unit = "B";
-      break;
-    case core::Quantity::Bandwidth:
-      unit = "B/s";
-      break;
-    case core::Quantity::Frequency:
-      unit = "Hz";
-      break;
-    case core::Quantity::Count:
-    case core::Quantity::Ratio:
-      break;
-  }
-  return fmt::format("{:.17g}{}", value, unit);
-}
-
 // `t3sim run` with the point's own options and --summary (no outputs, no uncertainty of its own).
 std::vector<std::string> point_args(const RunArgs& a) {
   std::vector<std::string> v = {"run",         "--machine", a.machine,  "--summary",
@@ -72,7 +49,8 @@ std::vector<std::string> run_settings(const RunArgs& a, const std::vector<Settin
     for (size_t i = first; i < last; ++i) {
       std::vector<std::string> args = point_args(a);
       for (const auto& [path, value] : settings[i].values)
-        args.insert(args.end(), {"--param", path + "=" + si_text(value, *core::param_quantity(path))});
+        args.insert(args.end(),
+                    {"--param", path + "=" + core::format_quantity_exact(value, *core::param_quantity(path))});
       running.push_back(std::async(std::launch::async, [args] { return run_child(args); }));
     }
     for (size_t i = first; i < last; ++i) {
@@ -193,13 +171,13 @@ int cmd_sensitivity(const SensitivityArgs& a) {
   };
   const double nominal = figure(lines[0]);
   struct Row {
-    std::string path;
+    const core::RangedParam* param;
     double at_low, at_high, swing;
   };
   std::vector<Row> rows;
   for (size_t d = 0; d < params.size(); ++d) {
     const double lo = figure(lines[1 + 2 * d]), hi = figure(lines[2 + 2 * d]);
-    rows.push_back({params[d].path, lo, hi, nominal != 0 ? std::fabs(hi - lo) / std::fabs(nominal) : 0});
+    rows.push_back({&params[d], lo, hi, nominal != 0 ? std::fabs(hi - lo) / std::fabs(nominal) : 0});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.swing > y.swing; });
   const bool us = a.figure == "makespan";
@@ -211,11 +189,10 @@ int cmd_sensitivity(const SensitivityArgs& a) {
   std::cout << fmt::format("{:>4} {:<44} {:>14} {:>14} {:>10}  {}\n", "rank", "parameter", "at low", "at high", "swing",
                            "range from");
   int rank = 0;
-  for (const auto& r : rows) {
-    const auto& p = *std::find_if(params.begin(), params.end(), [&](const auto& q) { return q.path == r.path; });
-    std::cout << fmt::format("{:>4} {:<44} {:>14.3f} {:>14.3f} {:>9.2f}%  {}\n", ++rank, r.path, r.at_low * scale,
-                             r.at_high * scale, r.swing * 100, p.range.why.rfind("fit", 0) == 0 ? "fit" : "assumed");
-  }
+  for (const auto& r : rows)
+    std::cout << fmt::format("{:>4} {:<44} {:>14.3f} {:>14.3f} {:>9.2f}%  {}\n", ++rank, r.param->path,
+                             r.at_low * scale, r.at_high * scale, r.swing * 100,
+                             r.param->range.why.rfind("fit", 0) == 0 ? "fit" : "assumed");
   return 0;
 }
 

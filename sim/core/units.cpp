@@ -115,6 +115,18 @@ std::optional<double> parse_quantity(std::string_view text, Quantity q, std::str
   return value;
 }
 
+std::string format_quantity_exact(double value, Quantity q) {
+  // Each table's first unit is the SI one (factor 1); a bandwidth is a size per second.
+  std::string unit;
+  if (q == Quantity::Time) unit = kTime[0].name;
+  if (q == Quantity::Size || q == Quantity::Bandwidth) unit = kSize[0].name;
+  if (q == Quantity::Bandwidth) unit += "/s";
+  if (q == Quantity::Frequency) unit = kFrequency[0].name;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", value);
+  return buf + unit;
+}
+
 std::string format_quantity(double value, Quantity q) {
   double shown = value;
   if (q == Quantity::Time) shown = value * 1e6;

@@ -29,4 +29,8 @@ std::optional<double> parse_quantity(std::string_view text, Quantity q, std::str
 // parse_quantity(format_quantity(v, q), q) == v to 7 significant digits.
 std::string format_quantity(double value, Quantity q);
 
+// The value exactly, in SI units ("2.5000000000000001e-08s", "329053500B/s"):
+// parse_quantity(format_quantity_exact(v, q), q) == v bit for bit (generated machine files, --param).
+std::string format_quantity_exact(double value, Quantity q);
+
 }  // namespace t3sim::core

@@ -44,3 +44,15 @@ TEST(Units, FormatRoundTripsToSevenDigits) {
   EXPECT_EQ(format_quantity(8.5e-6, Quantity::Time), "8.5us");
   EXPECT_EQ(format_quantity(300e6, Quantity::Bandwidth), "300MB/s");
 }
+
+TEST(Units, ExactFormatReadsBackBitForBit) {
+  using t3sim::core::Quantity;
+  for (const auto& [v, q] :
+       {std::pair{2.0000000123e-8, Quantity::Time}, std::pair{329053500.25, Quantity::Bandwidth},
+        std::pair{65536.0, Quantity::Size}, std::pair{4.5e8, Quantity::Frequency}, std::pair{0.1, Quantity::Ratio}}) {
+    const std::string text = t3sim::core::format_quantity_exact(v, q);
+    EXPECT_EQ(*t3sim::core::parse_quantity(text, q, nullptr), v) << text;
+  }
+  EXPECT_EQ(t3sim::core::format_quantity_exact(2e-8, Quantity::Time), "2e-08s");
+  EXPECT_EQ(t3sim::core::format_quantity_exact(3e8, Quantity::Bandwidth), "300000000B/s");
+}
