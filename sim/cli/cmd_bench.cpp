@@ -2,8 +2,8 @@
 // simulation per process), several times with the fast driver and with the reference driver; wall
 // time is the median over runs (these machines are noisy), memory the child's peak resident set.
 // The two drivers' data movements are then compared message by message, and each case gets a verdict
-// (core/bench_verdict.hpp): exact cases by makespan within 1e-9 of the reference, chaotic ones against
-// an ensemble of reference runs with router_delay x (1 + k 1e-9).
+// (core/bench_verdict.hpp): exact cases by makespan within 1e-9 of the reference, chaotic ones ensemble
+// against ensemble (both drivers on the machines with router_delay x (1 + k 1e-9), k < N).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -132,13 +132,35 @@ std::string cpu_model() {
   return "unknown";
 }
 
-// One member of a chaotic case's reference ensemble: the reference driver with router_delay x (1 + k 1e-9).
+// One member of a chaotic case's ensemble: one driver with router_delay x (1 + k 1e-9).
 struct Member {
   int k = 0;
   double makespan = 0;
   std::optional<double> pe_bandwidth;
   double wall = 0;  // median over its runs
 };
+
+std::vector<double> makespans_of(const std::vector<Member>& members) {
+  std::vector<double> out;
+  for (const Member& m : members) out.push_back(m.makespan);
+  return out;
+}
+
+std::vector<std::optional<double>> bandwidths_of(const std::vector<Member>& members) {
+  std::vector<std::optional<double>> out;
+  for (const Member& m : members) out.push_back(m.pe_bandwidth);
+  return out;
+}
+
+// The median bandwidth of members that all report one.
+std::optional<double> median_bandwidth(const std::vector<Member>& members) {
+  std::vector<double> values;
+  for (const Member& m : members) {
+    if (!m.pe_bandwidth) return std::nullopt;
+    values.push_back(*m.pe_bandwidth);
+  }
+  return values.empty() ? std::nullopt : std::optional<double>(core::median_of(values));
+}
 
 // A case's verdict and the figures behind it.
 struct CaseVerdict {
@@ -147,10 +169,20 @@ struct CaseVerdict {
   core::BenchVerdict verdict;
   core::ValueRange makespan;                  // the reference's (its one value for exact cases)
   std::optional<core::ValueRange> bandwidth;  // the reference's median per-PE bandwidth, B/s
+  // chaotic cases judged as ensembles only:
+  double fast_makespan = 0;              // the fast members' median (the one fast run otherwise)
+  std::optional<double> fast_bandwidth;  // likewise
+  core::ValueRange fast_range;           // the fast members' makespans
+  core::BenchVerdict one_run;            // fast k = 0 alone against the reference ensemble
+  int reference_self_outside = 0;        // reference members outside the others' range
+  double false_alarm = 0;                // core::false_alarm_probability(N, N)
 };
 
-CaseVerdict judge(const io::BenchCase& c, const DriverRuns& fast, const std::vector<Member>& members, int ensemble) {
+CaseVerdict judge(const io::BenchCase& c, const DriverRuns& fast, const std::vector<Member>& members,
+                  const std::vector<Member>& fast_members, int ensemble) {
   CaseVerdict v;
+  v.fast_makespan = fast.makespan;
+  v.fast_bandwidth = fast.pe_bandwidth;
   if (members.empty()) {
     v.judged_as = "not judged";
     v.verdict.text = "no reference";
@@ -178,7 +210,15 @@ CaseVerdict judge(const io::BenchCase& c, const DriverRuns& fast, const std::vec
   } else {
     v.judged_as = fmt::format("ensemble of {}", members.size());
     v.judged = true;
-    v.verdict = core::ensemble_verdict(fast.makespan, makespans, fast.pe_bandwidth, bandwidths);
+    v.verdict =
+        core::ensemble_against_ensemble(makespans_of(fast_members), makespans, bandwidths_of(fast_members), bandwidths);
+    v.fast_makespan = core::median_of(makespans_of(fast_members));
+    v.fast_bandwidth = median_bandwidth(fast_members);
+    v.fast_range = core::range_of(makespans_of(fast_members));
+    v.one_run = core::ensemble_verdict(fast.makespan, makespans, fast.pe_bandwidth, bandwidths);
+    v.reference_self_outside = core::leave_one_out_outside(makespans, bandwidths);
+    v.false_alarm =
+        core::false_alarm_probability(static_cast<int>(fast_members.size()), static_cast<int>(members.size()));
   }
   return v;
 }
@@ -249,32 +289,39 @@ int cmd_bench(const BenchArgs& a) {
       "case,driver,runs,wall_median_s,wall_min_s,wall_max_s,peak_rss_mib,messages,messages_per_s,makespan_s,"
       "speedup,makespan_rel_diff,end_max_rel_diff,duration_max_rel_diff,duration_median_rel_diff,"
       "duration_within_1pct,operations,operations_per_s,pe_bw_median_Bps,judged_as,ref_makespan_min_s,"
-      "ref_makespan_max_s,ref_pe_bw_median_min_Bps,ref_pe_bw_median_max_Bps,verdict,verdict_ok\n";
+      "ref_makespan_max_s,ref_pe_bw_median_min_Bps,ref_pe_bw_median_max_Bps,verdict,verdict_ok,"
+      "fast_ensemble_makespan_median_s,fast_ensemble_pe_bw_median_Bps,one_run_verdict\n";
   std::string table = fmt::format("{:<16} {:<9} {:>4} {:>10} {:>9} {:>9} {:>12} {:>12} {:>12}\n", "case", "driver",
                                   "runs", "wall s", "peak MiB", "messages", "msgs/wall-s", "ops/wall-s", "makespan s");
   std::string verdicts =
       fmt::format("{:<16} {:<14} {:>15} {:<26} {:>12} {:<17} {}\n", "case", "judged as", "fast makespan s",
                   "reference makespan s", "fast PE MB/s", "reference PE MB/s", "verdict");
-  std::string comparisons;
+  std::string comparisons, ensembles;
   std::vector<std::string> failed;
   int judged = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     const io::BenchCase& c = cases[i];
     std::cerr << fmt::format("[{}/{}] {}: {}\n", i + 1, cases.size(), c.name, c.doc);
     std::vector<DriverRuns> runs = {run_driver(c, "fast", a.repeat, a.out_dir)};
-    std::vector<Member> members;
+    std::vector<Member> members, fast_members;
     if (a.reference_repeat > 0) {
       runs.push_back(run_driver(c, "reference", a.reference_repeat, a.out_dir));
       const DriverRuns& ref = runs[1];
       members.push_back({0, ref.makespan, ref.pe_bandwidth, core::distribution_of(ref.walls).median});
-      if (c.chaotic)
+      if (c.chaotic && a.ensemble > 0) {
+        fast_members.push_back(
+            {0, runs[0].makespan, runs[0].pe_bandwidth, core::distribution_of(runs[0].walls).median});
         for (int k = 1; k < a.ensemble; ++k) {
-          const DriverRuns twin =
-              run_driver(perturbed(c, a.out_dir, k), "reference", 1, a.out_dir, fmt::format("-rd+{}e-9", k));
+          const io::BenchCase twin_case = perturbed(c, a.out_dir, k);
+          const std::string tag = fmt::format("-rd+{}e-9", k);
+          const DriverRuns twin = run_driver(twin_case, "reference", 1, a.out_dir, tag);
           members.push_back({k, twin.makespan, twin.pe_bandwidth, twin.walls[0]});
+          const DriverRuns fast_twin = run_driver(twin_case, "fast", 1, a.out_dir, tag);
+          fast_members.push_back({k, fast_twin.makespan, fast_twin.pe_bandwidth, fast_twin.walls[0]});
         }
+      }
     }
-    const CaseVerdict v = judge(c, runs[0], members, a.ensemble);
+    const CaseVerdict v = judge(c, runs[0], members, fast_members, a.ensemble);
     if (v.judged) ++judged;
     if (v.judged && !v.verdict.ok) failed.push_back(c.name);
 
@@ -324,19 +371,26 @@ int cmd_bench(const BenchArgs& a) {
                            v.bandwidth ? fmt::format("{:.6e}", v.bandwidth->min) : "",
                            v.bandwidth ? fmt::format("{:.6e}", v.bandwidth->max) : "", v.verdict.text,
                            v.judged ? (v.verdict.ok ? "1" : "0") : "");
+        csv.pop_back();  // the newline: the ensemble columns follow
+        const bool fast_ensemble = !fast_members.empty();
+        csv += fmt::format(",{},{},{}\n", fast_ensemble ? fmt::format("{:.9e}", v.fast_makespan) : "",
+                           fast_ensemble ? optional_csv(v.fast_bandwidth) : "", fast_ensemble ? v.one_run.text : "");
       } else {
-        csv += ",,,,,,,\n";
+        csv += ",,,,,,,,,,\n";
       }
     }
-    if (c.chaotic && !members.empty()) {
-      jc["ensemble"] = nlohmann::ordered_json::array();
-      for (const Member& m : members)
-        jc["ensemble"].push_back({{"k", m.k},
-                                  {"router_delay_factor", 1 + m.k * 1e-9},
-                                  {"makespan_s", m.makespan},
-                                  {"pe_bandwidth_median_Bps", optional_json(m.pe_bandwidth)},
-                                  {"wall_median_s", m.wall}});
-    }
+    const auto members_json = [](const std::vector<Member>& ms) {
+      nlohmann::ordered_json out = nlohmann::ordered_json::array();
+      for (const Member& m : ms)
+        out.push_back({{"k", m.k},
+                       {"router_delay_factor", 1 + m.k * 1e-9},
+                       {"makespan_s", m.makespan},
+                       {"pe_bandwidth_median_Bps", optional_json(m.pe_bandwidth)},
+                       {"wall_median_s", m.wall}});
+      return out;
+    };
+    if (c.chaotic && !members.empty()) jc["ensemble"] = members_json(members);
+    if (!fast_members.empty()) jc["fast_ensemble"] = members_json(fast_members);
     nlohmann::ordered_json jv = {{"judged_as", v.judged_as},
                                  {"text", v.verdict.text},
                                  {"ok", v.judged ? nlohmann::ordered_json(v.verdict.ok) : nlohmann::ordered_json()},
@@ -347,13 +401,27 @@ int cmd_bench(const BenchArgs& a) {
       jv["reference_pe_bandwidth_median_Bps"] =
           v.bandwidth ? nlohmann::ordered_json({v.bandwidth->min, v.bandwidth->max}) : nlohmann::ordered_json();
     }
-    if (v.judged && c.chaotic) jv["widening"] = core::kEnsembleWidening;
+    if (v.judged && c.chaotic) {
+      jv["widening"] = core::kEnsembleWidening;
+      jv["fast_median_makespan_s"] = v.fast_makespan;
+      jv["fast_median_pe_bandwidth_median_Bps"] = optional_json(v.fast_bandwidth);
+      jv["fast_makespan_s"] = {v.fast_range.min, v.fast_range.max};
+      jv["one_run"] = {{"text", v.one_run.text}, {"ok", v.one_run.ok}};
+      jv["reference_members_outside_the_others"] = v.reference_self_outside;
+      jv["false_alarm_probability"] = v.false_alarm;
+      ensembles += fmt::format(
+          "{:<16} fast members {:.6e}..{:.6e}, median {:.6e}: {} the reference's {:.6e}..{:.6e}\n{:<16} one fast run "
+          "(k = 0): {}; reference members outside the others' range: {} of {}; false alarm {:.1f}%\n",
+          c.name, v.fast_range.min, v.fast_range.max, v.fast_makespan, v.verdict.ok ? "inside" : "OUTSIDE",
+          v.makespan.min, v.makespan.max, "", v.one_run.text, v.reference_self_outside, members.size(),
+          100 * v.false_alarm);
+    }
     if (v.judged && !c.chaotic) jv["tolerance"] = core::kExactTolerance;
     jc["verdict"] = jv;
     const bool ensemble = c.chaotic && a.ensemble > 0;
-    verdicts += fmt::format("{:<16} {:<14} {:>15.6e} {:<26} {:>12} {:<17} {}\n", c.name, v.judged_as, runs[0].makespan,
+    verdicts += fmt::format("{:<16} {:<14} {:>15.6e} {:<26} {:>12} {:<17} {}\n", c.name, v.judged_as, v.fast_makespan,
                             members.empty() ? "-" : range_text(v.makespan, ensemble, "{:.6e}"),
-                            optional_text(runs[0].pe_bandwidth, "{:.2f}", 1e-6),
+                            optional_text(v.fast_bandwidth, "{:.2f}", 1e-6),
                             v.bandwidth ? range_text(*v.bandwidth, ensemble, "{:.2f}", 1e-6) : "-", v.verdict.text);
 
     if (a.noise_floor) {
@@ -378,7 +446,8 @@ int cmd_bench(const BenchArgs& a) {
   io::write_file_atomically(a.out_dir + "/bench.csv", csv);
   io::write_file_atomically(a.out_dir + "/bench.json", report.dump(1) + "\n");
   std::cout << table << "\n"
-            << verdicts << summary << (comparisons.empty() ? "" : "\n" + comparisons) << "\nwritten: " << a.out_dir
+            << verdicts << summary << (ensembles.empty() ? "" : "\n" + ensembles)
+            << (comparisons.empty() ? "" : "\n" + comparisons) << "\nwritten: " << a.out_dir
             << "/bench.csv, bench.json\n";
   return failed.empty() ? 0 : 1;
 }

@@ -38,7 +38,7 @@ struct BenchArgs {
   int repeat = 3;                  // runs per case with the fast driver
   int reference_repeat = 1;        // runs per case with the reference driver; 0: skip it
   bool noise_floor = false;        // also run each case with router_delay x (1 + 1e-9) and compare
-  int ensemble = 5;                // chaotic cases: reference runs with router_delay x (1 + k 1e-9), k < N; 0: one
+  int ensemble = 5;                // chaotic cases: both drivers with router_delay x (1 + k 1e-9), k < N; 0: one
   bool long_cases = false;         // also the cases marked `long: true` (always those named in `cases`)
   bool list = false;               // print the cases and exit
   std::string out_dir = "build/bench";

@@ -169,8 +169,8 @@ int main(int argc, char** argv) {
                       "change far below any measurement moves the answers");
   bench_cmd
       ->add_option("--ensemble", bench.ensemble,
-                   "chaotic cases: judge against N reference runs with router_delay x (1 + k 1e-9), k = 0..N-1; "
-                   "0: plain reference runs, chaotic cases not judged")
+                   "chaotic cases: run both drivers with router_delay x (1 + k 1e-9), k = 0..N-1, and judge the fast "
+                   "members' median against the reference members' range; 0: plain runs, chaotic cases not judged")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   bench_cmd->add_flag("--long", bench.long_cases, "also run the cases marked long (tens of minutes each)");

@@ -136,6 +136,70 @@ TEST(BenchVerdict, WithoutABandwidthOnlyTheMakespanIsJudged) {
   EXPECT_EQ(core::ensemble_verdict(2.0, makespans, std::nullopt, {1.0, 1.0}).text, "OUTSIDE (makespan only)");
 }
 
+TEST(BenchVerdict, MedianOfOddAndEvenCounts) {
+  EXPECT_EQ(core::median_of({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_EQ(core::median_of({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_EQ(core::median_of({7.0}), 7.0);
+}
+
+// The false alarm of the ensemble verdict, counted by hand: 5 fast and 5 reference draws, the fast median
+// (3rd of 5) above all reference draws when the 3 largest of the 10 are fast: C(7,5) = 21 of C(10,5) = 252
+// orderings, twice for both sides: 1/6. One draw against 5 (the one-run verdict): 2/6 = 1/3, as the header
+// says. The median of 9 against 9: 2 C(13,9) / C(18,9) = 1430 / 48620.
+TEST(BenchVerdict, FalseAlarmProbabilityByCounting) {
+  EXPECT_DOUBLE_EQ(core::false_alarm_probability(5, 5), 1.0 / 6);
+  EXPECT_DOUBLE_EQ(core::false_alarm_probability(1, 5), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(core::false_alarm_probability(9, 9), 1430.0 / 48620);
+  EXPECT_DOUBLE_EQ(core::false_alarm_probability(1, 1), 1.0);
+  // even counts: both middle draws outside (a lower bound): 4 fast, 3 reference: top 3 all fast,
+  // C(4,3) = 4 of C(7,3) = 35, twice
+  EXPECT_DOUBLE_EQ(core::false_alarm_probability(4, 3), 8.0 / 35);
+}
+
+// The same probability by brute force: every assignment of ranks 0..9 to 5 fast and 5 reference draws.
+TEST(BenchVerdict, FalseAlarmProbabilityByEnumeration) {
+  int outside_count = 0, total = 0;
+  for (unsigned mask = 0; mask < (1u << 10); ++mask) {
+    if (__builtin_popcount(mask) != 5) continue;
+    std::vector<double> fast, reference;
+    for (int rank = 0; rank < 10; ++rank) (mask >> rank & 1u ? fast : reference).push_back(rank);
+    ++total;
+    const auto r = core::range_of(reference);
+    const double m = core::median_of(fast);
+    if (m < r.min || m > r.max) ++outside_count;
+  }
+  EXPECT_DOUBLE_EQ(static_cast<double>(outside_count) / total, core::false_alarm_probability(5, 5));
+}
+
+TEST(BenchVerdict, EnsembleAgainstEnsembleJudgesTheFastMedian) {
+  const std::vector<double> reference = {0.341, 0.350, 0.360, 0.370, 0.377};
+  const std::vector<std::optional<double>> ref_bw = {100.0, 101.0, 102.0, 103.0, 104.0};
+  // one fast member far out, the median inside: inside (the one-run verdict on that member would fail)
+  const std::vector<double> fast = {0.390, 0.351, 0.368, 0.360, 0.355};
+  const std::vector<std::optional<double>> fast_bw = {99.0, 101.0, 102.0, 102.5, 103.0};
+  EXPECT_EQ(core::ensemble_against_ensemble(fast, reference, fast_bw, ref_bw).text, "inside");
+  EXPECT_EQ(core::ensemble_verdict(fast[0], reference, fast_bw[0], ref_bw).text, "OUTSIDE");
+  // a median shifted 3% above the range: outside
+  const std::vector<double> shifted = {0.385, 0.388, 0.390, 0.392, 0.394};
+  EXPECT_EQ(core::ensemble_against_ensemble(shifted, reference, fast_bw, ref_bw).text, "OUTSIDE");
+  // the bandwidth median alone outside
+  const std::vector<std::optional<double>> low_bw = {90.0, 91.0, 92.0, 120.0, 121.0};
+  EXPECT_EQ(core::ensemble_against_ensemble(fast, reference, low_bw, ref_bw).text, "OUTSIDE");
+  // a member without a bandwidth: makespan only
+  EXPECT_EQ(core::ensemble_against_ensemble(fast, reference, {1.0, std::nullopt}, ref_bw).text,
+            "inside (makespan only)");
+}
+
+TEST(BenchVerdict, LeaveOneOutCountsTheEnsemblesOwnExtremes) {
+  // five spread members: the lowest and the highest are each outside the range of the other four
+  EXPECT_EQ(core::leave_one_out_outside({0.341, 0.350, 0.360, 0.370, 0.377}, {}), 2);
+  // within the 0.5% widening of each other: none
+  EXPECT_EQ(core::leave_one_out_outside({1.000, 1.001, 1.002}, {}), 0);
+  // the bandwidth counts too: the makespans agree, one bandwidth is far off
+  EXPECT_EQ(core::leave_one_out_outside({1.0, 1.0, 1.0}, {50.0, 50.0, 80.0}), 1);
+  EXPECT_EQ(core::leave_one_out_outside({1.0}, {}), 0);
+}
+
 class BenchSuiteRejects : public testing::TestWithParam<RejectionCase> {};
 
 TEST_P(BenchSuiteRejects, WithFileLineAndKey) {
