@@ -3,12 +3,17 @@
 // fsync), so a killed sweep loses at most the points still running; run again, it skips the points
 // already in the file and drops a half-written last line. At the end the file is rewritten in point
 // order (deterministic: no wall times; those go to sweep-timing.csv) and plotted if gnuplot is there.
+// With --points LIST it runs only those points and appends to a part file of its own (a Slurm array
+// task: sweep_parts.hpp); --slurm, --collect, --resubmit and --wait hand the study to Slurm
+// (cmd_sweep_slurm.cpp).
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,71 +23,16 @@
 #include <sstream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/sweep_parts.hpp"
 #include "sim/cli/sweep_plot.hpp"
+#include "sim/cli/sweep_rows.hpp"
+#include "sim/cli/sweep_slurm.hpp"
 #include "sim/io/atomic_file.hpp"
+#include "sim/io/point_selection.hpp"
 #include "sim/io/sweep_spec.hpp"
 
 namespace t3sim::cli {
 namespace {
-
-const char* kHeader =
-    "index,machine,workload,pes,placement,bytes,makespan_us,pe_MBps_min,pe_MBps_median,pe_MBps_mean,pe_MBps_max,"
-    "pair_MBps_median,max_link_utilisation,busiest_link,bisection_utilisation,transfers,makespan_us_p05,"
-    "makespan_us_p95,pe_MBps_median_p05,pe_MBps_median_p95,id";
-constexpr size_t kColumns = 21;  // the four band columns are empty without --uncertainty
-
-size_t count_fields(const std::string& line) {
-  return static_cast<size_t>(std::count(line.begin(), line.end(), ',')) + 1;
-}
-
-// Rows already in the file, by point id; a line without its newline or with the wrong field count is dropped.
-std::map<std::string, std::string> read_done(const std::string& csv) {
-  std::map<std::string, std::string> done;
-  std::ifstream in(csv, std::ios::binary);
-  if (!in) return done;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t start = 0;
-  while (true) {
-    const size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) break;  // a half-written last line
-    const std::string line = text.substr(start, nl - start);
-    start = nl + 1;
-    if (line == kHeader || count_fields(line) != kColumns) continue;
-    done[line.substr(line.rfind(',') + 1)] = line;
-  }
-  return done;
-}
-
-std::string row_of(const io::SweepPoint& p, const std::string& summary_json) {
-  const auto j = nlohmann::json::parse(summary_json);
-  const auto& t = j.at("traffic");
-  const auto& size = t.at("sizes").at(0);
-  const auto& pe = size.at("pe_bandwidth_Bps");
-  std::string bands = ",,,";
-  if (j.contains("uncertainty")) {  // 5-95% over the samples (run --uncertainty)
-    const auto& u = j.at("uncertainty");
-    const auto& m = u.at("makespan_s");
-    const auto& b = u.at("sizes").at(0).at("pe_bandwidth_median_Bps");
-    bands = fmt::format("{:.3f},{:.3f},{:.3f},{:.3f}", m.at("p05").get<double>() * 1e6, m.at("p95").get<double>() * 1e6,
-                        b.at("p05").get<double>() / 1e6, b.at("p95").get<double>() / 1e6);
-  }
-  return fmt::format("{},{},{},{},{},{:.0f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{},{:.4f},{},{},{}",
-                     p.index, j.at("machine").get<std::string>(), j.at("workload").get<std::string>(), p.pes,
-                     p.placement, p.bytes, t.at("makespan_s").get<double>() * 1e6, pe.at("min").get<double>() / 1e6,
-                     pe.at("median").get<double>() / 1e6, pe.at("mean").get<double>() / 1e6,
-                     pe.at("max").get<double>() / 1e6, size.at("pair_bandwidth_Bps").at("median").get<double>() / 1e6,
-                     t.at("max_link_utilisation").get<double>(), t.at("busiest_link").get<std::string>(),
-                     t.at("bisection").at("utilisation").get<double>(), t.at("transfers").get<size_t>(), bands, p.id());
-}
-
-void append_line(const std::string& csv, const std::string& line) {
-  const int fd = ::open(csv.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
-  if (fd < 0) throw std::runtime_error(csv + ": cannot append");
-  const std::string text = line + "\n";
-  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok) throw std::runtime_error(csv + ": write failed");
-}
 
 struct Running {
   io::SweepPoint point;
@@ -122,6 +72,94 @@ pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const st
   return pid;
 }
 
+// Runs `todo` (`jobs` at a time), appending each finished point's row to `rows_file` and, when
+// `failed_file` is set, each failure to it; progress counts from `already` of `total`.
+struct PointsRun {
+  int failures = 0;
+  std::map<std::string, double> wall;  // by point id
+};
+PointsRun run_points(const std::vector<io::SweepPoint>& todo, size_t already, size_t total, int jobs, int uncertainty,
+                     const std::string& rows_file, const std::string& failed_file, const std::string& scratch) {
+  std::filesystem::create_directories(scratch);
+  PointsRun run;
+  std::map<pid_t, Running> running;
+  size_t next = 0, finished = already;
+  while (next < todo.size() || !running.empty()) {
+    while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
+      const auto& p = todo[next++];
+      const std::string base = scratch + "/" + std::to_string(p.index);
+      running[start_point(p, base + ".json", base + ".err", uncertainty)] = {p, base + ".json", base + ".err",
+                                                                             std::chrono::steady_clock::now()};
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const Running r = it->second;
+    running.erase(it);
+    ++finished;
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count();
+    run.wall[r.point.id()] = secs;
+    std::string outcome = "ok";
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      std::ifstream in(r.out_file);
+      std::string line;
+      std::getline(in, line);
+      append_line_durably(rows_file, sweep_row(r.point, line));
+    } else {
+      ++run.failures;
+      std::ifstream err(r.err_file);
+      std::stringstream msg;
+      msg << err.rdbuf();
+      outcome = "FAILED: " + msg.str();
+      if (!failed_file.empty()) {
+        std::string first = msg.str().substr(0, msg.str().find('\n'));
+        std::replace(first.begin(), first.end(), ',', ';');
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        append_line_durably(failed_file, fmt::format("{},exit {}: {}", r.point.index, code, first));
+      }
+    }
+    std::cerr << fmt::format("[{}/{}] {} {:.1f}s {}\n", finished, total, r.point.id(), secs, outcome);
+  }
+  return run;
+}
+
+std::string timing_text(const std::map<std::string, double>& wall) {
+  std::string timing = "id,wall_s\n";
+  for (const auto& [id, s] : wall) timing += fmt::format("{},{:.3f}\n", id, s);
+  return timing;
+}
+
+// One array task (--points LIST): the listed points not yet done anywhere under DIR, appended to the
+// task's own part files. sweep.csv is not touched: `--collect` merges.
+int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points, const std::string& dir,
+             const std::string& list, int uncertainty) {
+  const std::vector<int> selected = io::parse_point_selection(list, static_cast<int>(points.size()));
+  const PartFiles files = part_files(dir, io::format_point_selection(selected));
+  std::filesystem::create_directories(dir + "/parts");
+  const auto done = rows_in_folder(dir);
+  std::vector<io::SweepPoint> todo;
+  for (int i : selected)
+    if (!done.count(points[static_cast<size_t>(i)].id())) todo.push_back(points[static_cast<size_t>(i)]);
+  const char* cpus = std::getenv("SLURM_CPUS_PER_TASK");
+  const int jobs = cpus && std::atoi(cpus) > 0 ? std::atoi(cpus)
+                   : spec.jobs > 0             ? spec.jobs
+                                               : std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
+  std::cerr << fmt::format("sweep {} task: points {} ({}), {} already done, {} to run on {} processes into {}\n",
+                           spec.name, io::format_point_selection(selected), selected.size(),
+                           selected.size() - todo.size(), todo.size(), jobs, files.rows);
+  const std::string scratch = files.rows.substr(0, files.rows.size() - 4) + ".running";
+  const PointsRun run = run_points(todo, selected.size() - todo.size(), selected.size(), jobs, uncertainty, files.rows,
+                                   files.failed, scratch);
+  std::string timing;
+  for (const auto& [id, secs] : run.wall) timing += fmt::format("{},{:.3f}\n", id, secs);
+  if (!timing.empty()) append_line_durably(files.timing, timing.substr(0, timing.size() - 1));
+  std::filesystem::remove_all(scratch);
+  std::cerr << fmt::format("sweep {} task: {} points run, {} failed\n", spec.name, todo.size(), run.failures);
+  return run.failures > 0 ? 1 : 0;
+}
+
 }  // namespace
 
 int cmd_sweep(const SweepArgs& a) {
@@ -133,77 +171,39 @@ int cmd_sweep(const SweepArgs& a) {
     return 0;
   }
   const std::string dir = a.out_dir.empty() ? "sweep-" + spec.name : a.out_dir;
-  std::filesystem::create_directories(dir + "/.points");
+  if (!a.points.empty()) return run_task(spec, points, dir, a.points, a.uncertainty);
+  if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
+  std::filesystem::create_directories(dir);
   const std::string csv = dir + "/sweep.csv";
-  auto done = read_done(csv);
   // Rewrite what survived (drops a half-written line), then append from there.
-  {
-    std::string text = std::string(kHeader) + "\n";
-    for (const auto& [id, line] : done) text += line + "\n";
-    io::write_file_atomically(csv, text);
-  }
+  const auto done = read_sweep_rows(csv);
+  io::write_file_atomically(
+      csv, std::string(kSweepHeader) + "\n" + [&] {
+        std::string text;
+        for (const auto& [id, line] : done) text += line + "\n";
+        return text;
+      }());
   std::vector<io::SweepPoint> todo;
   for (const auto& p : points)
     if (!done.count(p.id())) todo.push_back(p);
   const int jobs = spec.jobs > 0 ? spec.jobs : std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
   std::cerr << fmt::format("sweep {}: {} points, {} already in {}, {} to run on {} processes\n", spec.name,
                            points.size(), points.size() - todo.size(), csv, todo.size(), jobs);
-
-  std::map<pid_t, Running> running;
-  std::map<std::string, double> wall;
-  int failures = 0;
-  size_t next = 0, finished = points.size() - todo.size();
   const auto sweep_start = std::chrono::steady_clock::now();
-  while (next < todo.size() || !running.empty()) {
-    while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
-      const auto& p = todo[next++];
-      const std::string base = dir + "/.points/" + std::to_string(p.index);
-      running[start_point(p, base + ".json", base + ".err", a.uncertainty)] = {p, base + ".json", base + ".err",
-                                                                               std::chrono::steady_clock::now()};
-    }
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) break;
-    auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const Running r = it->second;
-    running.erase(it);
-    ++finished;
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count();
-    wall[r.point.id()] = secs;
-    std::string outcome = "ok";
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      std::ifstream in(r.out_file);
-      std::string line;
-      std::getline(in, line);
-      append_line(csv, row_of(r.point, line));
-    } else {
-      ++failures;
-      std::ifstream err(r.err_file);
-      std::stringstream msg;
-      msg << err.rdbuf();
-      outcome = "FAILED: " + msg.str();
-    }
-    std::cerr << fmt::format("[{}/{}] {} {:.1f}s {}\n", finished, points.size(), r.point.id(), secs, outcome);
-  }
+  const PointsRun run =
+      run_points(todo, points.size() - todo.size(), points.size(), jobs, a.uncertainty, csv, "", dir + "/.points");
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count();
 
   // Point order, so that the same study gives the same file.
-  done = read_done(csv);
-  std::map<int, std::string> ordered;
-  for (const auto& [id, line] : done) ordered[std::stoi(line.substr(0, line.find(',')))] = line;
-  std::string text = std::string(kHeader) + "\n";
-  for (const auto& [index, line] : ordered) text += line + "\n";
-  io::write_file_atomically(csv, text);
-  std::string timing = "id,wall_s\n";
-  for (const auto& [id, s] : wall) timing += fmt::format("{},{:.3f}\n", id, s);
-  io::write_file_atomically(dir + "/sweep-timing.csv", timing);
+  const auto rows = read_sweep_rows(csv);
+  io::write_file_atomically(csv, sweep_csv_text(rows));
+  io::write_file_atomically(dir + "/sweep-timing.csv", timing_text(run.wall));
   std::filesystem::remove_all(dir + "/.points");
-  std::cerr << fmt::format("sweep {}: {} points in {}, {:.1f} s wall for this run, {} failed\n", spec.name,
-                           ordered.size(), csv, total, failures);
+  std::cerr << fmt::format("sweep {}: {} points in {}, {:.1f} s wall for this run, {} failed\n", spec.name, rows.size(),
+                           csv, total, run.failures);
   const std::string plot_note = plot_sweep(csv, dir);
   if (!plot_note.empty()) std::cerr << plot_note << "\n";
-  return failures > 0 ? 1 : 0;
+  return run.failures > 0 ? 1 : 0;
 }
 
 }  // namespace t3sim::cli

@@ -71,6 +71,18 @@ struct SweepArgs {
   int uncertainty = 0;  // > 0: every point with a 5-95% band over this many samples
   std::string out_dir;  // default: sweep-NAME
   bool list = false;    // print the points and exit, run nothing
+  std::string points;   // non-empty: run only these points into a part file of their own (an array task)
+  // Slurm (cmd_sweep_slurm.cpp)
+  bool slurm = false;     // write DIR/sweep.sbatch, a job array of the points not yet done, and submit it
+  bool dry_run = false;   // with --slurm or --resubmit: write the script, submit nothing
+  bool collect = false;   // merge the tasks' parts into sweep.csv, name missing and failed points
+  bool resubmit = false;  // collect, then submit an array of only the missing points
+  bool wait = false;      // show progress until the study's tasks leave the queue, then collect
+  // Not given (empty, -1, 0): the study's last submission's, else Slurm's defaults and one point a task.
+  std::string partition;    // sbatch --partition
+  std::string time_limit;   // sbatch --time
+  int array_limit = -1;     // at most this many array tasks at once; 0: Slurm's limit
+  int points_per_task = 0;  // points per array task
 };
 int cmd_sweep(const SweepArgs& a);
 

@@ -146,6 +146,33 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("SPEC", sweep.spec, "sweep file (YAML)")->required();
   sweep_cmd->add_option("--out", sweep.out_dir, "results folder (default: sweep-NAME); rerun to resume");
   sweep_cmd->add_flag("--list", sweep.list, "print the study's points and exit without running them");
+  auto* points_opt = sweep_cmd->add_option(
+      "--points", sweep.points,
+      "run only these points (indices as --list prints them: 0..3,7) into a part file of their own under "
+      "OUT/parts (what each Slurm array task runs); --collect merges");
+  auto* slurm_opt = sweep_cmd->add_flag(
+      "--slurm", sweep.slurm, "write OUT/sweep.sbatch, a Slurm job array of the points not yet done, and submit it");
+  auto* collect_opt = sweep_cmd->add_flag(
+      "--collect", sweep.collect, "merge what the tasks wrote into OUT/sweep.csv; name missing and failed points");
+  auto* resubmit_opt =
+      sweep_cmd->add_flag("--resubmit", sweep.resubmit, "collect, then submit a job array of only the missing points");
+  auto* wait_opt = sweep_cmd->add_flag("--wait", sweep.wait,
+                                       "show progress until the study's tasks leave Slurm's queue, then collect");
+  auto* dry_opt = sweep_cmd->add_flag("--dry-run", sweep.dry_run, "with --slurm or --resubmit: write the script only");
+  auto* partition_opt = sweep_cmd->add_option("--partition", sweep.partition, "Slurm partition (sbatch --partition)");
+  auto* time_opt = sweep_cmd->add_option("--time", sweep.time_limit, "time limit per array task (sbatch --time)");
+  auto* limit_opt = sweep_cmd
+                        ->add_option("--array-limit", sweep.array_limit,
+                                     "at most N array tasks at once (--array=0-M%N); 0: Slurm's own limit (default, or "
+                                     "the study's last submission's)")
+                        ->check(CLI::Range(0, 1000000));
+  auto* per_task_opt = sweep_cmd
+                           ->add_option("--points-per-task", sweep.points_per_task,
+                                        "points per array task (default 1, or the study's last submission's)")
+                           ->check(CLI::Range(1, 1000000));
+  points_opt->excludes(slurm_opt)->excludes(collect_opt)->excludes(resubmit_opt)->excludes(wait_opt);
+  slurm_opt->excludes(collect_opt)->excludes(resubmit_opt);
+  for (auto* o : {partition_opt, time_opt, limit_opt, per_task_opt, dry_opt}) o->excludes(points_opt);
   sweep_cmd
       ->add_option("--uncertainty", sweep.uncertainty,
                    "run every point N times over the machines' parameter ranges: sweep.csv gains 5-95% bands")
@@ -204,7 +231,16 @@ int main(int argc, char** argv) {
     if (*describe_cmd) return cmd_describe(describe_what, describe_file);
     if (*val_cmd) return cmd_validate(val);
     if (*cal_cmd) return cmd_calibrate(cal);
-    if (*sweep_cmd) return cmd_sweep(sweep);
+    if (*sweep_cmd) {
+      const bool slurm_options = sweep.dry_run || !sweep.partition.empty() || !sweep.time_limit.empty() ||
+                                 sweep.array_limit >= 0 || sweep.points_per_task > 0;
+      if (slurm_options && !sweep.slurm && !sweep.resubmit) {
+        std::cerr << "t3sim sweep: --dry-run, --partition, --time, --array-limit and --points-per-task go with "
+                     "--slurm or --resubmit\n";
+        return 2;
+      }
+      return cmd_sweep(sweep);
+    }
     if (*bench_cmd) return cmd_bench(bench);
   } catch (const t3sim::io::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -1,0 +1,87 @@
+#include "sim/cli/sweep_rows.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace t3sim::cli {
+namespace {
+
+constexpr size_t kColumns = 21;  // the four band columns are empty without --uncertainty
+
+size_t count_fields(const std::string& line) {
+  return static_cast<size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+}
+
+}  // namespace
+
+const char* const kSweepHeader =
+    "index,machine,workload,pes,placement,bytes,makespan_us,pe_MBps_min,pe_MBps_median,pe_MBps_mean,pe_MBps_max,"
+    "pair_MBps_median,max_link_utilisation,busiest_link,bisection_utilisation,transfers,makespan_us_p05,"
+    "makespan_us_p95,pe_MBps_median_p05,pe_MBps_median_p95,id";
+
+std::map<std::string, std::string> read_sweep_rows(const std::string& path) {
+  std::map<std::string, std::string> rows;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return rows;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t start = 0;
+  while (true) {
+    const size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) break;  // a half-written last line
+    const std::string line = text.substr(start, nl - start);
+    start = nl + 1;
+    if (line == kSweepHeader || count_fields(line) != kColumns) continue;
+    rows[line.substr(line.rfind(',') + 1)] = line;
+  }
+  return rows;
+}
+
+std::string sweep_row(const io::SweepPoint& p, const std::string& summary_json) {
+  const auto j = nlohmann::json::parse(summary_json);
+  const auto& t = j.at("traffic");
+  const auto& size = t.at("sizes").at(0);
+  const auto& pe = size.at("pe_bandwidth_Bps");
+  std::string bands = ",,,";
+  if (j.contains("uncertainty")) {  // 5-95% over the samples (run --uncertainty)
+    const auto& u = j.at("uncertainty");
+    const auto& m = u.at("makespan_s");
+    const auto& b = u.at("sizes").at(0).at("pe_bandwidth_median_Bps");
+    bands = fmt::format("{:.3f},{:.3f},{:.3f},{:.3f}", m.at("p05").get<double>() * 1e6, m.at("p95").get<double>() * 1e6,
+                        b.at("p05").get<double>() / 1e6, b.at("p95").get<double>() / 1e6);
+  }
+  return fmt::format("{},{},{},{},{},{:.0f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{},{:.4f},{},{},{}",
+                     p.index, j.at("machine").get<std::string>(), j.at("workload").get<std::string>(), p.pes,
+                     p.placement, p.bytes, t.at("makespan_s").get<double>() * 1e6, pe.at("min").get<double>() / 1e6,
+                     pe.at("median").get<double>() / 1e6, pe.at("mean").get<double>() / 1e6,
+                     pe.at("max").get<double>() / 1e6, size.at("pair_bandwidth_Bps").at("median").get<double>() / 1e6,
+                     t.at("max_link_utilisation").get<double>(), t.at("busiest_link").get<std::string>(),
+                     t.at("bisection").at("utilisation").get<double>(), t.at("transfers").get<size_t>(), bands, p.id());
+}
+
+int row_index(const std::string& row) { return std::stoi(row.substr(0, row.find(','))); }
+
+void append_line_durably(const std::string& path, const std::string& line) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd < 0) throw std::runtime_error(path + ": cannot append");
+  const std::string text = line + "\n";
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok) throw std::runtime_error(path + ": write failed");
+}
+
+std::string sweep_csv_text(const std::map<std::string, std::string>& rows) {
+  std::map<int, std::string> ordered;
+  for (const auto& [id, line] : rows) ordered[row_index(line)] = line;
+  std::string text = std::string(kSweepHeader) + "\n";
+  for (const auto& [index, line] : ordered) text += line + "\n";
+  return text;
+}
+
+}  // namespace t3sim::cli

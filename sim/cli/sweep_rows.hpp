@@ -1,0 +1,30 @@
+// The rows of a study's results: the sweep.csv format, shared by the local sweep, the tasks of a Slurm
+// job array (each appending to a part file of its own) and `sweep --collect`, which merges the parts.
+#pragma once
+#include <map>
+#include <string>
+
+#include "sim/io/sweep_spec.hpp"
+
+namespace t3sim::cli {
+
+extern const char* const kSweepHeader;
+
+// Complete rows of a results file by point id. A line without its newline (half-written) or with the
+// wrong field count is dropped, and so is the header; a missing file has none.
+std::map<std::string, std::string> read_sweep_rows(const std::string& path);
+
+// The row of one point from its `run --summary` JSON line.
+std::string sweep_row(const io::SweepPoint& p, const std::string& summary_json);
+
+// The point index a row starts with.
+int row_index(const std::string& row);
+
+// Appends one line and its newline with a single write, then fsync: a kill leaves whole lines and at
+// most one half-written last line, which read_sweep_rows drops.
+void append_line_durably(const std::string& path, const std::string& line);
+
+// The header and `rows` in point order: the bytes of a finished study's sweep.csv.
+std::string sweep_csv_text(const std::map<std::string, std::string>& rows);
+
+}  // namespace t3sim::cli
