@@ -25,6 +25,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/sweep_parts.hpp"
 #include "sim/cli/sweep_plot.hpp"
+#include "sim/cli/sweep_report.hpp"
 #include "sim/cli/sweep_rows.hpp"
 #include "sim/cli/sweep_slurm.hpp"
 #include "sim/io/atomic_file.hpp"
@@ -172,8 +173,9 @@ int cmd_sweep(const SweepArgs& a) {
   }
   const std::string dir = a.out_dir.empty() ? "sweep-" + spec.name : a.out_dir;
   if (!a.points.empty()) return run_task(spec, points, dir, a.points, a.uncertainty);
-  if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
   std::filesystem::create_directories(dir);
+  write_sweep_manifest(dir, a.spec, a.uncertainty);
+  if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
   const std::string csv = dir + "/sweep.csv";
   // Rewrite what survived (drops a half-written line), then append from there.
   const auto done = read_sweep_rows(csv);
@@ -203,6 +205,7 @@ int cmd_sweep(const SweepArgs& a) {
                            csv, total, run.failures);
   const std::string plot_note = plot_sweep(csv, dir);
   if (!plot_note.empty()) std::cerr << plot_note << "\n";
+  if (a.report && rows.size() == points.size()) std::cerr << "report: " << write_sweep_report(dir) << "\n";
   return run.failures > 0 ? 1 : 0;
 }
 

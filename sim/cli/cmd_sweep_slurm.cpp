@@ -15,6 +15,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/sweep_parts.hpp"
 #include "sim/cli/sweep_plot.hpp"
+#include "sim/cli/sweep_report.hpp"
 #include "sim/cli/sweep_slurm.hpp"
 #include "sim/io/point_selection.hpp"
 
@@ -41,7 +42,7 @@ std::map<int, std::string> task_of_points(const std::vector<SlurmSubmission>& su
 
 // Collects and says what is missing: exit 0 when every point is in sweep.csv, 1 otherwise.
 int collect_and_report(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points, const std::string& dir,
-                       CollectOutcome* outcome = nullptr) {
+                       bool report, CollectOutcome* outcome = nullptr) {
   const CollectOutcome c = collect_parts(points, dir);
   if (outcome) *outcome = c;
   std::cerr << fmt::format("sweep {}: {} of {} points collected into {}/sweep.csv", spec.name, c.collected, c.total,
@@ -72,6 +73,7 @@ int collect_and_report(const io::SweepSpec& spec, const std::vector<io::SweepPoi
   }
   const std::string plot_note = plot_sweep(dir + "/sweep.csv", dir);
   if (!plot_note.empty()) std::cerr << plot_note << "\n";
+  if (report && c.missing.empty()) std::cerr << "report: " << write_sweep_report(dir) << "\n";
   return c.missing.empty() ? 0 : 1;
 }
 
@@ -120,8 +122,8 @@ void submit(const SweepArgs& a, const io::SweepSpec& spec, const std::string& di
   if (!a.time_limit.empty()) options.time_limit = a.time_limit;
   if (a.array_limit >= 0) options.array_limit = a.array_limit;
   if (a.points_per_task > 0) options.points_per_task = a.points_per_task;
-  SlurmSubmission s = write_array_script(a.spec, dir, spec.name, io::group_points(todo, options.points_per_task),
-                                         options, script_name);
+  SlurmSubmission s =
+      write_array_script(a.spec, dir, spec.name, io::group_points(todo, options.points_per_task), options, script_name);
   if (a.dry_run) {
     std::cerr << fmt::format("sweep {}: wrote {} ({} tasks, {} points); not submitted (--dry-run): sbatch {}\n",
                              spec.name, s.script, s.tasks.size(), todo.size(), s.script);
@@ -129,9 +131,10 @@ void submit(const SweepArgs& a, const io::SweepSpec& spec, const std::string& di
   }
   s.job_id = submit_array(s.script);
   record_submission(dir, s);
-  std::cerr << fmt::format("sweep {}: submitted job array {} ({} tasks, {} points, {}); `t3sim sweep {} --out {} "
-                           "--collect` merges the results\n",
-                           spec.name, s.job_id, s.tasks.size(), todo.size(), s.script, a.spec, dir);
+  std::cerr << fmt::format(
+      "sweep {}: submitted job array {} ({} tasks, {} points, {}); `t3sim sweep {} --out {} "
+      "--collect` merges the results\n",
+      spec.name, s.job_id, s.tasks.size(), todo.size(), s.script, a.spec, dir);
   std::cout << s.job_id << "\n";
 }
 
@@ -148,16 +151,16 @@ int cmd_sweep_slurm(const SweepArgs& a, const io::SweepSpec& spec, const std::ve
     if (todo.empty()) {
       std::cerr << fmt::format("sweep {}: all {} points already done in {}; nothing submitted\n", spec.name,
                                points.size(), dir);
-      return collect_and_report(spec, points, dir);
+      return collect_and_report(spec, points, dir, a.report);
     }
     submit(a, spec, dir, todo, "sweep.sbatch");
     if (a.dry_run || !a.wait) return 0;
     wait_for_tasks(spec, points, dir);
-    return collect_and_report(spec, points, dir);
+    return collect_and_report(spec, points, dir, a.report);
   }
   if (a.wait) wait_for_tasks(spec, points, dir);
   CollectOutcome c;
-  const int status = collect_and_report(spec, points, dir, &c);
+  const int status = collect_and_report(spec, points, dir, a.report, &c);
   if (!a.resubmit || c.missing.empty()) return status;
   const auto queued = queued_tasks(job_ids_of(read_submissions(dir)));
   if (!queued.empty()) {
@@ -173,7 +176,7 @@ int cmd_sweep_slurm(const SweepArgs& a, const io::SweepSpec& spec, const std::ve
   submit(a, spec, dir, c.missing, name);
   if (a.dry_run || !a.wait) return 0;
   wait_for_tasks(spec, points, dir);
-  return collect_and_report(spec, points, dir);
+  return collect_and_report(spec, points, dir, a.report);
 }
 
 }  // namespace t3sim::cli

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -10,6 +11,8 @@
 #include "sim/cli/child_run.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/validation_plot.hpp"
+#include "sim/cli/validation_report.hpp"
+#include "sim/io/atomic_file.hpp"
 #include "sim/io/cases_loader.hpp"
 #include "sim/io/input_error.hpp"
 
@@ -39,40 +42,6 @@ void print_table(const std::vector<calib::CaseResult>& results, const std::vecto
                              o.predicted_order, o.ok ? "ok" : "FAIL");
 }
 
-void print_json(const std::vector<calib::CaseResult>& results, const std::vector<calib::SuiteStats>& stats,
-                const std::vector<calib::OrderingResult>& orderings) {
-  nlohmann::ordered_json j;
-  j["cases"] = nlohmann::ordered_json::array();
-  for (const auto& r : results)
-    j["cases"].push_back({{"id", r.measured.id},
-                          {"suite", r.measured.suite},
-                          {"metric", r.measured.metric},
-                          {"unit", r.measured.unit},
-                          {"measured", r.measured.measured},
-                          {"predicted", r.predicted},
-                          {"rel_error", r.rel_error},
-                          {"tolerance", r.measured.tolerance},
-                          {"within_tolerance", r.within_tolerance}});
-  j["suites"] = nlohmann::ordered_json::array();
-  for (const auto& s : stats)
-    j["suites"].push_back({{"suite", s.suite},
-                           {"n", s.n},
-                           {"median_rel_error", s.median_rel_error},
-                           {"max_rel_error", s.max_rel_error},
-                           {"median_target", s.median_target},
-                           {"outside_tolerance", s.outside_tolerance},
-                           {"orderings_ok", s.orderings_ok},
-                           {"passed", s.passed()}});
-  j["orderings"] = nlohmann::ordered_json::array();
-  for (const auto& o : orderings)
-    j["orderings"].push_back({{"suite", o.suite},
-                              {"metric", o.metric},
-                              {"measured", o.measured_order},
-                              {"predicted", o.predicted_order},
-                              {"ok", o.ok}});
-  std::cout << j.dump(1) << "\n";
-}
-
 }  // namespace
 
 int cmd_validate(const ValidateArgs& a) {
@@ -99,12 +68,18 @@ int cmd_validate(const ValidateArgs& a) {
   }
   if (!found) throw io::InputError({a.cases, 0, 0}, "suites", "no suite named '" + a.suite + "'");
   if (a.json)
-    print_json(results, stats, orderings);
+    std::cout << validation_json(results, stats, orderings, a.cases, false);
   else
     print_table(results, stats, orderings);
   if (!a.plot_dir.empty()) {
     const std::string note = plot_validation(results, a.plot_dir);
     std::cerr << (note.empty() ? "plots in " + a.plot_dir : note) << "\n";
+  }
+  if (!a.report_dir.empty()) {
+    std::filesystem::create_directories(a.report_dir);
+    io::write_file_atomically(a.report_dir + "/validation.json",
+                              validation_json(results, stats, orderings, a.cases, true));
+    std::cerr << "report: " << write_validation_report(a.report_dir) << "\n";
   }
   for (const auto& s : stats)
     if (!s.passed()) return 1;

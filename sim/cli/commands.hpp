@@ -52,9 +52,13 @@ struct ValidateArgs {
   std::string cases;
   std::string suite;  // empty: all
   bool json = false;
-  std::string plot_dir;  // when set, gnuplot SVGs of the comparison go here
+  std::string plot_dir;    // when set, gnuplot SVGs of the comparison go here
+  std::string report_dir;  // when set, report.html and validation.json go here
 };
 int cmd_validate(const ValidateArgs& a);
+
+// `t3sim report DIR`: report.html of the sweep or validation results in DIR.
+int cmd_report(const std::string& dir);
 
 struct CalibrateArgs {
   std::string cases;
@@ -71,6 +75,7 @@ struct SweepArgs {
   int uncertainty = 0;  // > 0: every point with a 5-95% band over this many samples
   std::string out_dir;  // default: sweep-NAME
   bool list = false;    // print the points and exit, run nothing
+  bool report = false;  // when complete, also write OUT/report.html
   std::string points;   // non-empty: run only these points into a part file of their own (an array task)
   // Slurm (cmd_sweep_slurm.cpp)
   bool slurm = false;     // write DIR/sweep.sbatch, a job array of the points not yet done, and submit it

@@ -121,12 +121,20 @@ int main(int argc, char** argv) {
   std::string describe_file;
   describe_cmd->add_option("FILE", describe_file, "with 'machine': a machine file, to list its values and ranges");
 
-  ValidateArgs val{default_cases_path(), "", false, ""};
+  ValidateArgs val{default_cases_path(), "", false, "", ""};
   auto* val_cmd = app.add_subcommand("validate", "Run every validation case; exit 1 if any is out of tolerance");
   val_cmd->add_option("--cases", val.cases, "validation cases file")->capture_default_str();
   val_cmd->add_option("--suite", val.suite, "only this suite");
   val_cmd->add_flag("--json", val.json, "print JSON instead of a table");
   val_cmd->add_option("--plot", val.plot_dir, "also plot predicted against measured (SVG, gnuplot) into this folder");
+  val_cmd->add_option("--report", val.report_dir,
+                      "also write DIR/report.html (one self-contained page: verdicts, parity and rate plots, every "
+                      "case) and DIR/validation.json");
+
+  std::string report_dir;
+  auto* report_cmd = app.add_subcommand(
+      "report", "Write DIR/report.html for the results in DIR (a sweep's --out folder or validate --report's)");
+  report_cmd->add_option("DIR", report_dir, "results folder")->required();
 
   CalibrateArgs cal{default_cases_path(), "", "", false, false};
   auto* cal_cmd =
@@ -146,6 +154,8 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("SPEC", sweep.spec, "sweep file (YAML)")->required();
   sweep_cmd->add_option("--out", sweep.out_dir, "results folder (default: sweep-NAME); rerun to resume");
   sweep_cmd->add_flag("--list", sweep.list, "print the study's points and exit without running them");
+  auto* report_opt = sweep_cmd->add_flag(
+      "--report", sweep.report, "when the study is complete, also write OUT/report.html (`t3sim report OUT` later)");
   auto* points_opt = sweep_cmd->add_option(
       "--points", sweep.points,
       "run only these points (indices as --list prints them: 0..3,7) into a part file of their own under "
@@ -170,7 +180,11 @@ int main(int argc, char** argv) {
                            ->add_option("--points-per-task", sweep.points_per_task,
                                         "points per array task (default 1, or the study's last submission's)")
                            ->check(CLI::Range(1, 1000000));
-  points_opt->excludes(slurm_opt)->excludes(collect_opt)->excludes(resubmit_opt)->excludes(wait_opt);
+  points_opt->excludes(slurm_opt)
+      ->excludes(collect_opt)
+      ->excludes(resubmit_opt)
+      ->excludes(wait_opt)
+      ->excludes(report_opt);
   slurm_opt->excludes(collect_opt)->excludes(resubmit_opt);
   for (auto* o : {partition_opt, time_opt, limit_opt, per_task_opt, dry_opt}) o->excludes(points_opt);
   sweep_cmd
@@ -230,6 +244,7 @@ int main(int argc, char** argv) {
     if (*route_cmd) return cmd_route(route_machine, route_src, route_dst);
     if (*describe_cmd) return cmd_describe(describe_what, describe_file);
     if (*val_cmd) return cmd_validate(val);
+    if (*report_cmd) return cmd_report(report_dir);
     if (*cal_cmd) return cmd_calibrate(cal);
     if (*sweep_cmd) {
       const bool slurm_options = sweep.dry_run || !sweep.partition.empty() || !sweep.time_limit.empty() ||

@@ -27,8 +27,8 @@ std::map<int, std::string> failures_in_folder(const std::string& dir);
 
 struct CollectOutcome {
   size_t total = 0, collected = 0;
-  std::vector<int> missing;            // point indices with no row, in order
-  std::map<int, std::string> failed;   // those of them a task recorded as failed, with why
+  std::vector<int> missing;           // point indices with no row, in order
+  std::map<int, std::string> failed;  // those of them a task recorded as failed, with why
 };
 
 // Writes DIR/sweep.csv (the study's rows found under DIR, point order) and DIR/sweep-timing.csv.

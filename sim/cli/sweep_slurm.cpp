@@ -81,8 +81,7 @@ std::string submit_array(const std::string& script) {
   if (o.exit_status != 0)
     throw std::runtime_error(fmt::format("sbatch {} failed (exit {}): {}", script, o.exit_status, o.err));
   const std::string id = io::parse_sbatch_job_id(o.out);
-  if (id.empty())
-    throw std::runtime_error("sbatch printed no job id: '" + o.out + "'");
+  if (id.empty()) throw std::runtime_error("sbatch printed no job id: '" + o.out + "'");
   return id;
 }
 
@@ -93,7 +92,8 @@ std::vector<SlurmSubmission> read_submissions(const std::string& dir) {
   const auto j = nlohmann::json::parse(io::read_whole_file(path));
   for (const auto& e : j.at("submissions")) {
     const auto& o = e.at("options");
-    out.push_back({e.at("job_id").get<std::string>(), e.at("script").get<std::string>(),
+    out.push_back({e.at("job_id").get<std::string>(),
+                   e.at("script").get<std::string>(),
                    e.at("tasks").get<std::vector<std::string>>(),
                    {o.at("partition").get<std::string>(), o.at("time").get<std::string>(),
                     o.at("array_limit").get<int>(), o.at("points_per_task").get<int>()}});

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# report_in_browser.sh T3SIM SWEEP_SPEC OUT: the reports as a person opens them, in a real browser
+# (Debian's chromium, headless). Writes the default study's report (sweep --report) and the validation's
+# (validate --report), loads each page in Chromium and checks, from the page's DOM after load:
+#   - no script error and no console error (the page records both in <body data-check>), and no
+#     uncaught error in Chromium's own log;
+#   - every plot drew every series it should (the plot groups with ink equal the expected series);
+#   - every plot has a size on the page; the results table has one row per point of sweep.csv and the
+#     validation table one per case of validation.json;
+#   - the page asks for nothing over the network.
+# Keeps a screenshot of each page (OUT/*.png). Exit 77 (ctest: skipped) with the reason when Chromium is
+# missing, unless CI=true: then 1.
+set -u
+bin=$1 spec=$2 out=$3
+fail() { echo "FAIL: $*"; exit 1; }
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "no Chromium here (apt-get install chromium)"
+  [ "${CI:-}" = true ] && fail "CI must run the browser test"
+  exit 77
+fi
+rm -rf "$out" && mkdir -p "$out"
+"$bin" sweep "$spec" --out "$out/study" --report >"$out/sweep.log" 2>&1 || fail "sweep --report failed: $(tail -3 "$out/sweep.log")"
+"$bin" validate --report "$out/validation" >"$out/validate.log" 2>&1 || fail "validate --report failed: $(tail -3 "$out/validate.log")"
+
+check_page() {  # PAGE TABLE_ID ROWS NAME
+  local page=$1 table=$2 rows=$3 name=$4
+  [ -s "$page" ] || fail "$page was not written"
+  if grep -Eq '(src|href)="(https?:)?//' "$page"; then fail "$page loads something over the network"; fi
+  local flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --enable-logging=stderr --v=0)
+  "$browser" "${flags[@]}" --dump-dom "file://$page" >"$out/$name.dom.html" 2>"$out/$name.chromium.log" ||
+    fail "chromium could not load $page: $(tail -3 "$out/$name.chromium.log")"
+  if grep -q "Uncaught" "$out/$name.chromium.log"; then fail "$name: $(grep Uncaught "$out/$name.chromium.log")"; fi
+  "$browser" "${flags[@]}" --window-size=1280,2400 --screenshot="$out/$name.png" "file://$page" >/dev/null 2>&1 ||
+    fail "no screenshot of $page"
+  [ -s "$out/$name.png" ] || fail "empty screenshot of $page"
+  python3 - "$out/$name.dom.html" "$table" "$rows" "$name" <<'PY' || exit 1
+import html, json, re, sys
+dom, table, rows, name = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+m = re.search(r'data-check="([^"]*)"', open(dom, encoding="utf-8").read())
+if not m:
+    sys.exit(f"FAIL: {name}: the page's self-check did not run (no data-check on <body>)")
+check = json.loads(html.unescape(m.group(1)))
+problems = []
+if check["errors"]:
+    problems.append(f"script or console errors: {check['errors']}")
+if not check["figures"]:
+    problems.append("no figure on the page")
+for f in check["figures"]:
+    if f["drawn"] != f["expected"]:
+        problems.append(f"figure {f['id']}: expected series {f['expected']}, drawn {f['drawn']}")
+    if f["width"] < 300 or f["height"] < 200:
+        problems.append(f"figure {f['id']} is {f['width']}x{f['height']} px on the page")
+found = {t["id"]: t["rows"] for t in check["tables"]}
+if found.get(table) != rows:
+    problems.append(f"table {table} has {found.get(table)} rows, expected {rows}")
+if problems:
+    sys.exit(f"FAIL: {name}: " + "; ".join(problems))
+print(f"ok: {name}: {len(check['figures'])} plots with all their series, table {table} with {rows} rows, no errors")
+PY
+}
+
+points=$(($(wc -l <"$out/study/sweep.csv") - 1))
+check_page "$(cd "$out/study" && pwd)/report.html" results "$points" study
+cases=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cases']))" "$out/validation/validation.json")
+check_page "$(cd "$out/validation" && pwd)/report.html" cases "$cases" validation
