@@ -74,13 +74,15 @@ pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const st
 }
 
 // Runs `todo` (`jobs` at a time), appending each finished point's row to `rows_file` and, when
-// `failed_file` is set, each failure to it; progress counts from `already` of `total`.
+// `failed_file` is set, each failure to it, and when `timing_file` is set each wall time; progress counts
+// from `already` of `total`.
 struct PointsRun {
   int failures = 0;
   std::map<std::string, double> wall;  // by point id
 };
 PointsRun run_points(const std::vector<io::SweepPoint>& todo, size_t already, size_t total, int jobs, int uncertainty,
-                     const std::string& rows_file, const std::string& failed_file, const std::string& scratch) {
+                     const std::string& rows_file, const std::string& failed_file, const std::string& scratch,
+                     const std::string& timing_file = "") {
   std::filesystem::create_directories(scratch);
   PointsRun run;
   std::map<pid_t, Running> running;
@@ -102,6 +104,7 @@ PointsRun run_points(const std::vector<io::SweepPoint>& todo, size_t already, si
     ++finished;
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count();
     run.wall[r.point.id()] = secs;
+    if (!timing_file.empty()) append_line_durably(timing_file, fmt::format("{},{:.3f}", r.point.id(), secs));
     std::string outcome = "ok";
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       std::ifstream in(r.out_file);
@@ -151,11 +154,10 @@ int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& point
                            spec.name, io::format_point_selection(selected), selected.size(),
                            selected.size() - todo.size(), todo.size(), jobs, files.rows);
   const std::string scratch = files.rows.substr(0, files.rows.size() - 4) + ".running";
+  // A task killed mid-write (a requeue, a node lost) leaves a torn last line: cut it before appending.
+  for (const auto& f : {files.rows, files.failed, files.timing}) drop_torn_last_line(f);
   const PointsRun run = run_points(todo, selected.size() - todo.size(), selected.size(), jobs, uncertainty, files.rows,
-                                   files.failed, scratch);
-  std::string timing;
-  for (const auto& [id, secs] : run.wall) timing += fmt::format("{},{:.3f}\n", id, secs);
-  if (!timing.empty()) append_line_durably(files.timing, timing.substr(0, timing.size() - 1));
+                                   files.failed, scratch, files.timing);
   std::filesystem::remove_all(scratch);
   std::cerr << fmt::format("sweep {} task: {} points run, {} failed\n", spec.name, todo.size(), run.failures);
   return run.failures > 0 ? 1 : 0;
@@ -173,9 +175,9 @@ int cmd_sweep(const SweepArgs& a) {
   }
   const std::string dir = a.out_dir.empty() ? "sweep-" + spec.name : a.out_dir;
   if (!a.points.empty()) return run_task(spec, points, dir, a.points, a.uncertainty);
+  if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
   std::filesystem::create_directories(dir);
   write_sweep_manifest(dir, a.spec, a.uncertainty);
-  if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
   const std::string csv = dir + "/sweep.csv";
   // Rewrite what survived (drops a half-written line), then append from there.
   const auto done = read_sweep_rows(csv);
@@ -196,8 +198,10 @@ int cmd_sweep(const SweepArgs& a) {
       run_points(todo, points.size() - todo.size(), points.size(), jobs, a.uncertainty, csv, "", dir + "/.points");
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count();
 
-  // Point order, so that the same study gives the same file.
-  const auto rows = read_sweep_rows(csv);
+  // Point order, so that the same study gives the same file (rows found by id take the current index).
+  auto rows = read_sweep_rows(csv);
+  for (const auto& p : points)
+    if (rows.count(p.id())) rows[p.id()] = reindexed(rows[p.id()], p.index);
   io::write_file_atomically(csv, sweep_csv_text(rows));
   io::write_file_atomically(dir + "/sweep-timing.csv", timing_text(run.wall));
   std::filesystem::remove_all(dir + "/.points");
@@ -205,7 +209,9 @@ int cmd_sweep(const SweepArgs& a) {
                            csv, total, run.failures);
   const std::string plot_note = plot_sweep(csv, dir);
   if (!plot_note.empty()) std::cerr << plot_note << "\n";
-  if (a.report && rows.size() == points.size()) std::cerr << "report: " << write_sweep_report(dir) << "\n";
+  if (a.report &&
+      std::all_of(points.begin(), points.end(), [&](const io::SweepPoint& p) { return rows.count(p.id()); }))
+    std::cerr << "report: " << write_sweep_report(dir) << "\n";
   return run.failures > 0 ? 1 : 0;
 }
 

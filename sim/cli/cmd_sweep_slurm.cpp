@@ -17,6 +17,7 @@
 #include "sim/cli/sweep_plot.hpp"
 #include "sim/cli/sweep_report.hpp"
 #include "sim/cli/sweep_slurm.hpp"
+#include "sim/io/input_error.hpp"
 #include "sim/io/point_selection.hpp"
 
 namespace t3sim::cli {
@@ -40,6 +41,26 @@ std::map<int, std::string> task_of_points(const std::vector<SlurmSubmission>& su
   return task_of;
 }
 
+// The recorded submissions must fit the study: a spec that shrank since would name points it has not.
+void check_submissions(const std::vector<SlurmSubmission>& subs, const std::string& dir, int point_count) {
+  for (const auto& s : subs)
+    for (const auto& t : s.tasks) try {
+        io::parse_point_selection(t, point_count);
+      } catch (const io::InputError&) {
+        throw io::InputError({dir + "/slurm-jobs.json", 0, 0}, "submissions",
+                             fmt::format("job {} ran points {}, but the study has {} points now: its sweep file "
+                                         "changed since; use a new --out folder",
+                                         s.job_id, t, point_count));
+      }
+}
+
+// Tasks of the study still queued or running, or an error naming squeue's own message.
+int count_queued(const std::string& dir) {
+  int n = 0;
+  for (const auto& [state, count] : queued_tasks(job_ids_of(read_submissions(dir)))) n += count;
+  return n;
+}
+
 // Collects and says what is missing: exit 0 when every point is in sweep.csv, 1 otherwise.
 int collect_and_report(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points, const std::string& dir,
                        bool report, CollectOutcome* outcome = nullptr) {
@@ -47,6 +68,7 @@ int collect_and_report(const io::SweepSpec& spec, const std::vector<io::SweepPoi
   if (outcome) *outcome = c;
   std::cerr << fmt::format("sweep {}: {} of {} points collected into {}/sweep.csv", spec.name, c.collected, c.total,
                            dir);
+  if (c.foreign > 0) std::cerr << fmt::format(" (and {} rows of points this study no longer lists, kept)", c.foreign);
   if (c.missing.empty()) {
     std::cerr << ", none missing\n";
   } else {
@@ -84,8 +106,17 @@ void wait_for_tasks(const io::SweepSpec& spec, const std::vector<io::SweepPoint>
   const bool terminal = isatty(STDERR_FILENO) != 0;
   std::string last;
   const auto started = std::chrono::steady_clock::now();
+  int squeue_failures = 0;
   while (true) {
-    const auto queued = queued_tasks(ids);
+    std::map<std::string, int> queued;
+    try {
+      queued = queued_tasks(ids);
+      squeue_failures = 0;
+    } catch (const std::runtime_error& e) {  // the controller busy or restarting: try again for a minute
+      if (++squeue_failures > 30) throw;
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      continue;
+    }
     int running = 0, waiting = 0;
     for (const auto& [state, n] : queued) (state == "RUNNING" || state == "COMPLETING" ? running : waiting) += n;
     const auto rows = rows_in_folder(dir);
@@ -122,6 +153,7 @@ void submit(const SweepArgs& a, const io::SweepSpec& spec, const std::string& di
   if (!a.time_limit.empty()) options.time_limit = a.time_limit;
   if (a.array_limit >= 0) options.array_limit = a.array_limit;
   if (a.points_per_task > 0) options.points_per_task = a.points_per_task;
+  options.uncertainty = a.uncertainty;
   SlurmSubmission s =
       write_array_script(a.spec, dir, spec.name, io::group_points(todo, options.points_per_task), options, script_name);
   if (a.dry_run) {
@@ -142,8 +174,23 @@ void submit(const SweepArgs& a, const io::SweepSpec& spec, const std::string& di
 
 int cmd_sweep_slurm(const SweepArgs& a, const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points,
                     const std::string& dir) {
+  const bool has_results = std::filesystem::exists(dir + "/sweep.csv") || std::filesystem::exists(dir + "/parts") ||
+                           std::filesystem::exists(dir + "/slurm-jobs.json");
+  if (!a.slurm && !has_results)
+    throw io::InputError({dir, 0, 0}, "--out",
+                         "has no sweep.csv, parts/ or slurm-jobs.json to collect (wrong --out, or not submitted yet?)");
+  check_submissions(read_submissions(dir), dir, static_cast<int>(points.size()));
+  if (a.slurm || a.resubmit) check_slurm_safe(dir, spec.name, a);
   std::filesystem::create_directories(dir + "/parts");
+  write_sweep_manifest(dir, a.spec, a.uncertainty);
   if (a.slurm) {
+    if (const int queued = count_queued(dir); queued > 0 && !a.dry_run) {
+      std::cerr << fmt::format(
+          "sweep {}: not submitting: {} tasks of this study are still queued or running (wait with --collect --wait, "
+          "or scancel them)\n",
+          spec.name, queued);
+      return 1;
+    }
     const auto done = rows_in_folder(dir);
     std::vector<int> todo;
     for (const auto& p : points)
@@ -162,10 +209,7 @@ int cmd_sweep_slurm(const SweepArgs& a, const io::SweepSpec& spec, const std::ve
   CollectOutcome c;
   const int status = collect_and_report(spec, points, dir, a.report, &c);
   if (!a.resubmit || c.missing.empty()) return status;
-  const auto queued = queued_tasks(job_ids_of(read_submissions(dir)));
-  if (!queued.empty()) {
-    int n = 0;
-    for (const auto& [state, count] : queued) n += count;
+  if (const int n = count_queued(dir); n > 0) {
     std::cerr << fmt::format(
         "sweep {}: not resubmitting: {} tasks of this study are still queued or running (wait with --wait, or "
         "scancel them)\n",

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <tuple>
 
 #include "sim/cli/sweep_rows.hpp"
 #include "sim/io/atomic_file.hpp"
@@ -25,7 +26,17 @@ std::vector<std::string> part_paths(const std::string& dir, const std::string& s
         !(suffix == ".csv" && name.size() > 11 && name.compare(name.size() - 11, 11, ".timing.csv") == 0))
       out.push_back(e.path().string());
   }
-  std::sort(out.begin(), out.end());
+  // Oldest first: JOB_TASK names by job, then task, as numbers (job 10 after job 9); others after, by name.
+  const auto key = [](const std::string& path) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    const size_t us = name.find('_');
+    char* end = nullptr;
+    const long job = std::strtol(name.c_str(), &end, 10);
+    if (us == std::string::npos || end != name.c_str() + us) return std::make_tuple(1, 0L, 0L, name);
+    const long task = std::strtol(name.c_str() + us + 1, &end, 10);
+    return std::make_tuple(0, job, task, name);
+  };
+  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) { return key(a) < key(b); });
   return out;
 }
 
@@ -81,19 +92,22 @@ std::map<int, std::string> failures_in_folder(const std::string& dir) {
 CollectOutcome collect_parts(const std::vector<io::SweepPoint>& points, const std::string& dir) {
   const auto all_rows = rows_in_folder(dir);
   const auto failures = failures_in_folder(dir);
-  std::map<std::string, std::string> rows;
+  // Every row found is kept (rows of points the study no longer lists too: a narrowed study loses no
+  // results); those of the study's points take their current index.
+  std::map<std::string, std::string> rows = all_rows;
   CollectOutcome c;
   c.total = points.size();
   for (const auto& p : points) {
-    const auto it = all_rows.find(p.id());
-    if (it != all_rows.end() && row_index(it->second) == p.index) {
-      rows.insert(*it);
+    const auto it = rows.find(p.id());
+    if (it != rows.end()) {
+      it->second = reindexed(it->second, p.index);
+      ++c.collected;
       continue;
     }
     c.missing.push_back(p.index);
     if (failures.count(p.index)) c.failed[p.index] = failures.at(p.index);
   }
-  c.collected = rows.size();
+  c.foreign = rows.size() - c.collected;
   io::write_file_atomically(dir + "/sweep.csv", sweep_csv_text(rows));
   // Wall times: the local run's file, then each task's; the last seen wins.
   std::map<std::string, std::string> timing;

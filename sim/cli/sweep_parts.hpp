@@ -27,11 +27,13 @@ std::map<int, std::string> failures_in_folder(const std::string& dir);
 
 struct CollectOutcome {
   size_t total = 0, collected = 0;
+  size_t foreign = 0;                 // rows kept of points the study no longer lists
   std::vector<int> missing;           // point indices with no row, in order
   std::map<int, std::string> failed;  // those of them a task recorded as failed, with why
 };
 
-// Writes DIR/sweep.csv (the study's rows found under DIR, point order) and DIR/sweep-timing.csv.
+// Writes DIR/sweep.csv (every row found under DIR, the study's own with their current index, in point
+// order) and DIR/sweep-timing.csv.
 CollectOutcome collect_parts(const std::vector<io::SweepPoint>& points, const std::string& dir);
 
 }  // namespace t3sim::cli

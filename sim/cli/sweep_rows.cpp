@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "sim/io/atomic_file.hpp"
 
 namespace t3sim::cli {
 namespace {
@@ -67,6 +70,17 @@ std::string sweep_row(const io::SweepPoint& p, const std::string& summary_json) 
 
 int row_index(const std::string& row) { return std::stoi(row.substr(0, row.find(','))); }
 
+std::string reindexed(const std::string& row, int index) { return std::to_string(index) + row.substr(row.find(',')); }
+
+void drop_torn_last_line(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return;
+  const std::string text = io::read_whole_file(path);
+  if (text.empty() || text.back() == '\n') return;
+  const size_t keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  std::filesystem::resize_file(path, keep);
+}
+
 void append_line_durably(const std::string& path, const std::string& line) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
   if (fd < 0) throw std::runtime_error(path + ": cannot append");
@@ -77,8 +91,8 @@ void append_line_durably(const std::string& path, const std::string& line) {
 }
 
 std::string sweep_csv_text(const std::map<std::string, std::string>& rows) {
-  std::map<int, std::string> ordered;
-  for (const auto& [id, line] : rows) ordered[row_index(line)] = line;
+  std::map<std::pair<int, std::string>, std::string> ordered;
+  for (const auto& [id, line] : rows) ordered[{row_index(line), id}] = line;
   std::string text = std::string(kSweepHeader) + "\n";
   for (const auto& [index, line] : ordered) text += line + "\n";
   return text;

@@ -11,6 +11,7 @@
 
 #include "sim/cli/external_command.hpp"
 #include "sim/io/atomic_file.hpp"
+#include "sim/io/input_error.hpp"
 #include "sim/io/point_selection.hpp"
 #include "sim/io/slurm_text.hpp"
 
@@ -38,6 +39,23 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
 }
 
 }  // namespace
+
+void check_slurm_safe(const std::string& dir, const std::string& study, const SweepArgs& a) {
+  const auto check = [](const std::string& value, const std::string& key) {
+    const std::string bad = " \t\n\r#%\"'\\";
+    const size_t at = value.find_first_of(bad);
+    if (at != std::string::npos)
+      throw io::InputError({key, 0, 0}, "",
+                           fmt::format("'{}' holds '{}', which sbatch directives cannot carry (white space, #, %, "
+                                       "quotes, backslash): choose another",
+                                       value, value[at] == '\n' ? std::string("newline") : std::string(1, value[at])));
+  };
+  check(std::filesystem::absolute(dir).lexically_normal().string(), "--out");
+  check(std::filesystem::current_path().string(), "the working folder");
+  check(study, "the study's name");
+  check(a.partition, "--partition");
+  check(a.time_limit, "--time");
+}
 
 SlurmSubmission write_array_script(const std::string& spec, const std::string& dir_in, const std::string& study,
                                    const std::vector<std::vector<int>>& groups, const SlurmOptions& o,
@@ -69,6 +87,7 @@ SlurmSubmission write_array_script(const std::string& spec, const std::string& d
   text += "set -euo pipefail\nPOINTS=(\n";
   for (const auto& t : s.tasks) text += "  " + t + "\n";
   text += ")\nexec " + quoted(self_path()) + " sweep " + quoted(spec_path) + " --out " + quoted(dir) +
+          (o.uncertainty > 0 ? " --uncertainty " + std::to_string(o.uncertainty) : std::string()) +
           " --points \"${POINTS[$SLURM_ARRAY_TASK_ID]}\"\n";
   io::write_file_atomically(s.script, text);
   std::filesystem::permissions(s.script, std::filesystem::perms::owner_exec, std::filesystem::perm_options::add);
@@ -96,7 +115,7 @@ std::vector<SlurmSubmission> read_submissions(const std::string& dir) {
                    e.at("script").get<std::string>(),
                    e.at("tasks").get<std::vector<std::string>>(),
                    {o.at("partition").get<std::string>(), o.at("time").get<std::string>(),
-                    o.at("array_limit").get<int>(), o.at("points_per_task").get<int>()}});
+                    o.at("array_limit").get<int>(), o.at("points_per_task").get<int>(), o.value("uncertainty", 0)}});
   }
   return out;
 }
@@ -113,7 +132,8 @@ void record_submission(const std::string& dir, const SlurmSubmission& s) {
                                  {{"partition", e.options.partition},
                                   {"time", e.options.time_limit},
                                   {"array_limit", e.options.array_limit},
-                                  {"points_per_task", e.options.points_per_task}}},
+                                  {"points_per_task", e.options.points_per_task},
+                                  {"uncertainty", e.options.uncertainty}}},
                                 {"tasks", e.tasks}});
   io::write_file_atomically(dir + "/slurm-jobs.json", j.dump(1) + "\n");
 }
@@ -143,7 +163,11 @@ std::map<std::string, int> queued_tasks(const std::vector<std::string>& job_ids)
   std::map<std::string, int> by_state;
   for (const auto& id : job_ids) {  // one at a time: squeue fails on the whole list if one id is gone
     const CommandOutcome o = run_command({"squeue", "-h", "-r", "-j", id, "-o", "%i %T"});
-    if (o.exit_status != 0) continue;
+    if (o.exit_status == 127) return by_state;  // no Slurm here
+    if (o.exit_status != 0) {
+      if (o.err.find("Invalid job id") != std::string::npos) continue;  // finished and forgotten
+      throw std::runtime_error(fmt::format("squeue -j {} failed (exit {}): {}", id, o.exit_status, o.err));
+    }
     std::istringstream in(o.out);
     std::string task, st;
     while (in >> task >> st) ++by_state[st];

@@ -20,7 +20,13 @@ struct SlurmOptions {
   std::string time_limit;  // sbatch --time; empty: the partition's
   int array_limit = 0;     // at most this many tasks at once (--array=0-N%L); 0: no limit
   int points_per_task = 1;
+  int uncertainty = 0;  // the tasks' --uncertainty N (0: none)
 };
+
+// Refuses (InputError) what sbatch directives cannot carry: a folder, study name, partition or time with
+// white space, '#', '%', quotes or a newline (sbatch splits #SBATCH lines at spaces, stops at '#', and
+// expands '%' in --output).
+void check_slurm_safe(const std::string& dir, const std::string& study, const SweepArgs& a);
 
 // One submitted (or, with --dry-run, written) job array.
 struct SlurmSubmission {
@@ -53,7 +59,9 @@ struct TaskStates {
 };
 TaskStates query_task_states(const std::vector<std::string>& job_ids);
 
-// Tasks of `job_ids` still queued or running, by state, from squeue (empty when none or no squeue).
+// Tasks of `job_ids` still queued or running, by state, from squeue (empty when none, no squeue, or the
+// jobs are gone: "Invalid job id"); throws std::runtime_error with squeue's message on any other error
+// (a controller that does not answer must not read as "nothing queued").
 std::map<std::string, int> queued_tasks(const std::vector<std::string>& job_ids);
 
 }  // namespace t3sim::cli

@@ -2,7 +2,7 @@
 # sweep_through_slurm.sh T3SIM SPEC OUT: the study SPEC through a real one-node Slurm started here
 # (one_node_slurm.sh), against the local run of the same study:
 #   1. `sweep --slurm --wait` (a job array, 2 tasks at a time) gives sweep.csv byte for byte;
-#   2. a job array with one task cancelled (`scancel JOB_TASK`) while pending: `--collect` exits 1 and
+#   2. a second --slurm refused while the study's tasks are queued; a job array with one task cancelled (`scancel JOB_TASK`) while pending: `--collect` exits 1 and
 #      names exactly that task's points, `--resubmit --wait` runs only them, and the result is again
 #      byte-identical.
 # Exit 77 (ctest: skipped) with the reason when Slurm cannot start here, unless CI=true: then 1.
@@ -41,6 +41,9 @@ per_task=$(((points + 3) / 4))
 job=$("$bin" sweep "$spec" --out "$out/lost" --slurm --points-per-task "$per_task" --array-limit 1 2>/dev/null) ||
   fail "submission failed"
 scancel "${job}_3" || fail "scancel ${job}_3 failed"
+# a second --slurm while the first array is queued would compute every point twice: refused
+log=$("$bin" sweep "$spec" --out "$out/lost" --slurm 2>&1) && fail "a second --slurm while tasks are queued was accepted: $log"
+grep -q "not submitting: [0-9]* tasks of this study are still queued or running" <<<"$log" || fail "no refusal: $log"
 log=$("$bin" sweep "$spec" --out "$out/lost" --collect --wait 2>&1) && fail "--collect with a lost task exited 0: $log"
 first=$((3 * per_task)) last=$((points - 1))
 grep -q "$((points - (last - first + 1))) of $points points collected .*; $((last - first + 1)) missing ($first\.\.$last), 0 of them failed" <<<"$log" ||
