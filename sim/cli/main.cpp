@@ -5,6 +5,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/uncertainty_run.hpp"
+#include "sim/core/routing.hpp"
 #include "sim/core/units.hpp"
 #include "sim/io/input_error.hpp"
 
@@ -258,6 +259,9 @@ int main(int argc, char** argv) {
     }
     if (*bench_cmd) return cmd_bench(bench);
   } catch (const t3sim::io::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const t3sim::core::UnroutablePair& e) {  // the machine's routing and failed links, not a fault
     std::cerr << "error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {

@@ -25,10 +25,10 @@ CostModel::CostModel(const MachineSpec& machine, const SoftwareProfile& profile)
     : CostModel(machine, profile, JobPlacement::contiguous(machine, machine.pe_count())) {}
 
 CostModel::CostModel(const MachineSpec& machine, const SoftwareProfile& profile, JobPlacement placement)
-    : machine_(machine), profile_(profile), router_(machine.router()), placement_(std::move(placement)) {}
+    : machine_(machine), profile_(profile), routing_(make_routing(machine)), placement_(std::move(placement)) {}
 
 int CostModel::hops(int src_pe, int dst_pe) const {
-  return router_.hop_count(placement_.node_of(src_pe), placement_.node_of(dst_pe));
+  return routing_->hop_count(placement_.node_of(src_pe), placement_.node_of(dst_pe));
 }
 
 double CostModel::latency(int src_pe, int dst_pe) const {
@@ -39,8 +39,15 @@ double CostModel::latency(int src_pe, int dst_pe) const {
 double CostModel::bottleneck(int src_pe, int dst_pe) const {
   const auto& net = machine_.network;
   double bw = std::min(net.nic_injection_bandwidth, net.nic_ejection_bandwidth);
-  if (hops(src_pe, dst_pe) > 0) bw = std::min(bw, net.link_bandwidth);
-  return bw;
+  const int a = placement_.node_of(src_pe), b = placement_.node_of(dst_pe);
+  if (a == b) return bw;
+  if (routing_->single_route()) return std::min(bw, net.link_bandwidth);
+  std::vector<LinkId> links;
+  std::vector<double> weights;
+  routing_->append_links(a, b, links, weights);
+  double most = 0;
+  for (double w : weights) most = std::max(most, w);
+  return std::min(bw, net.link_bandwidth / most);
 }
 
 double CostModel::local_copy_time(double bytes) const {

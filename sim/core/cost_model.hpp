@@ -2,7 +2,9 @@
 // shares the path (engine tests pin this to 1e-9), and what `t3sim calibrate` fits against.
 //
 //   latency(a->b)   = (hops + 1) * router_delay + hops * wire_delay     (source router to destination router)
-//   bottleneck(a->b)= min(nic_injection, link_bandwidth if hops > 0, nic_ejection)
+//   bottleneck(a->b)= min(nic_injection, link_bandwidth / w if hops > 0, nic_ejection), w the largest
+//                     fraction of the flow on one link (1 on a single route; routing.hpp)
+//   hops follow the machine's routing (the shortest working detour when failed links force one)
 //   local get       = call_overhead + local_overhead + bytes / copy_bandwidth
 //   remote get      = call_overhead
 //                     + latency(pe->peer) + request_bytes / bottleneck(pe->peer)        (the request)
@@ -13,6 +15,7 @@
 //   put to self     = call_overhead + local_overhead + bytes / copy_bandwidth
 //   overhead        = message_overhead; mpi send / receive = mpi_send_overhead / mpi_recv_overhead
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "sim/core/job_placement.hpp"
@@ -44,7 +47,7 @@ class CostModel {
  private:
   const MachineSpec& machine_;
   const SoftwareProfile& profile_;
-  Router router_;
+  std::shared_ptr<const Routing> routing_;
   JobPlacement placement_;
 };
 

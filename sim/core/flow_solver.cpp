@@ -32,17 +32,19 @@ constexpr int kLinearFillLevels = 128;
 // When no check fails, the condition holds for every entry: the allocation is the max-min one. S only
 // grows, so this ends, at worst when F is a whole connected component, which is a full solve of it.
 
-size_t FlowSolver::path_hash(const std::vector<ResourceId>& path, double cap) {
+size_t FlowSolver::path_hash(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap) {
   size_t h = std::hash<double>()(cap);
   for (ResourceId r : path) h = (h ^ static_cast<size_t>(r)) * 0x100000001b3ull;
+  for (double w : weights) h = (h ^ std::hash<double>()(w)) * 0x100000001b3ull;
   return h;
 }
 
-EntryId FlowSolver::find_entry(const std::vector<ResourceId>& path, double cap, size_t hash) const {
+EntryId FlowSolver::find_entry(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap,
+                               size_t hash) const {
   auto [first, last] = by_path_.equal_range(hash);
   for (auto it = first; it != last; ++it) {
     const Entry& en = entries_[static_cast<size_t>(it->second)];
-    if (en.cap == cap && en.path == path) return it->second;
+    if (en.cap == cap && en.path == path && en.weight == weights) return it->second;
   }
   return -1;
 }
@@ -53,6 +55,7 @@ ResourceId FlowSolver::add_resource(double capacity) {
                                 std::to_string(capacity) + ")");
   capacity_.push_back(capacity);
   users_.emplace_back();
+  user_weight_.emplace_back();
   dependents_.emplace_back();
   scratch_.resize(capacity_.size());
   return static_cast<ResourceId>(capacity_.size() - 1);
@@ -77,6 +80,7 @@ void FlowSolver::attach(EntryId e) {
     auto& u = users_[static_cast<size_t>(en.path[i])];
     en.slot[i] = static_cast<int>(u.size());
     u.push_back(e);
+    user_weight_[static_cast<size_t>(en.path[i])].push_back(weight_of(en, i));
   }
 }
 
@@ -84,10 +88,13 @@ void FlowSolver::detach(EntryId e) {
   Entry& en = entries_[static_cast<size_t>(e)];
   for (size_t i = 0; i < en.path.size(); ++i) {
     auto& u = users_[static_cast<size_t>(en.path[i])];
+    auto& uw = user_weight_[static_cast<size_t>(en.path[i])];
     const int slot = en.slot[i];
     const EntryId moved = u.back();
     u[static_cast<size_t>(slot)] = moved;
     u.pop_back();
+    uw[static_cast<size_t>(slot)] = uw.back();
+    uw.pop_back();
     if (moved != e) {
       Entry& m = entries_[static_cast<size_t>(moved)];
       for (size_t j = 0; j < m.path.size(); ++j)
@@ -97,14 +104,28 @@ void FlowSolver::detach(EntryId e) {
   en.slot.clear();
 }
 
-EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) {
+EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) { return add_flow(path, {}, cap); }
+
+EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap) {
   if (!(cap > 0))
     throw std::invalid_argument("FlowSolver: a flow's cap must be positive (got " + std::to_string(cap) + ")");
   for (ResourceId r : path)
     if (r < 0 || r >= resource_count()) throw std::out_of_range("FlowSolver: no resource " + std::to_string(r));
+  if (!weights.empty() && weights.size() != path.size())
+    throw std::invalid_argument("FlowSolver: " + std::to_string(weights.size()) + " weights for a path of " +
+                                std::to_string(path.size()) + " resources");
+  bool unit = true;
+  for (double w : weights) {
+    if (!(w > 0) || !std::isfinite(w))
+      throw std::invalid_argument("FlowSolver: a weight must be positive and finite (got " + std::to_string(w) + ")");
+    unit = unit && w == 1.0;
+  }
+  // All weights 1 is the unweighted flow: one representation, so that such flows share an entry.
+  static const std::vector<double> kUnit;
+  const std::vector<double>& key = unit ? kUnit : weights;
   ++flows_;
-  const size_t hash = path_hash(path, cap);
-  const EntryId found = find_entry(path, cap, hash);
+  const size_t hash = path_hash(path, key, cap);
+  const EntryId found = find_entry(path, key, cap, hash);
   if (found >= 0) {
     ++entries_[static_cast<size_t>(found)].count;
     mark_dirty(found);
@@ -126,6 +147,7 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) {
   }
   Entry& en = entries_[static_cast<size_t>(e)];
   en.path = path;
+  en.weight = key;
   en.cap = cap;
   en.rate = 0;
   en.count = 1;
@@ -165,9 +187,11 @@ const FlowSolver::Scratch& FlowSolver::committed(ResourceId r) const {
     stats_.fill_users += users_[static_cast<size_t>(r)].size();
     s.load = 0;
     s.fastest = 0;
-    for (EntryId u : users_[static_cast<size_t>(r)]) {
-      const Entry& ue = entries_[static_cast<size_t>(u)];
-      s.load += ue.count * ue.rate;
+    const auto& users = users_[static_cast<size_t>(r)];
+    const auto& weights = user_weight_[static_cast<size_t>(r)];
+    for (size_t j = 0; j < users.size(); ++j) {
+      const Entry& ue = entries_[static_cast<size_t>(users[j])];
+      s.load += ue.count * weights[j] * ue.rate;
       s.fastest = std::max(s.fastest, ue.rate);
     }
     s.committed_valid = true;
@@ -208,19 +232,22 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   all.clear();
   for (EntryId e : set) {
     const Entry& en = entries_[static_cast<size_t>(e)];
-    for (ResourceId r : en.path) {
-      Scratch& s = scratch_[static_cast<size_t>(r)];
+    for (size_t i = 0; i < en.path.size(); ++i) {
+      Scratch& s = scratch_[static_cast<size_t>(en.path[i])];
       if (s.fill_stamp != stamp) {
         s.fill_stamp = stamp;
         s.active = 0;
+        s.unfrozen_users = 0;
         s.cap_sum = 0;
         s.set_load = 0;
         s.set_users = 0;
         s.set_fastest = 0;
-        all.push_back(r);
+        all.push_back(en.path[i]);
       }
-      s.active += en.count;
-      s.set_load += en.count * en.rate;
+      const double load = en.count * weight_of(en, i);
+      s.active += load;
+      ++s.unfrozen_users;
+      s.set_load += load * en.rate;
       ++s.set_users;
     }
   }
@@ -242,8 +269,10 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   for (EntryId e : set) {
     const Entry& en = entries_[static_cast<size_t>(e)];
     double bound = en.cap;
-    for (ResourceId r : en.path) bound = std::min(bound, scratch_[static_cast<size_t>(r)].remaining / en.count);
-    for (ResourceId r : en.path) scratch_[static_cast<size_t>(r)].cap_sum += en.count * bound;
+    for (size_t i = 0; i < en.path.size(); ++i)
+      bound = std::min(bound, scratch_[static_cast<size_t>(en.path[i])].remaining / (en.count * weight_of(en, i)));
+    for (size_t i = 0; i < en.path.size(); ++i)
+      scratch_[static_cast<size_t>(en.path[i])].cap_sum += en.count * weight_of(en, i) * bound;
   }
   for (ResourceId r : all) {
     const Scratch& s = scratch_[static_cast<size_t>(r)];
@@ -281,13 +310,15 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     rates[static_cast<size_t>(e)] = rate;
     --unfrozen;
     const Entry& en = entries_[static_cast<size_t>(e)];
-    for (ResourceId r : en.path) {
-      Scratch& s = scratch_[static_cast<size_t>(r)];
+    for (size_t i = 0; i < en.path.size(); ++i) {
+      Scratch& s = scratch_[static_cast<size_t>(en.path[i])];
       s.set_fastest = std::max(s.set_fastest, rate);
       if (s.heap_stamp != stamp) continue;  // not a candidate bottleneck (see above)
-      s.remaining -= en.count * rate;
+      const double load = en.count * weight_of(en, i);
+      s.remaining -= load * rate;
       if (s.remaining < 0) s.remaining = 0;
-      s.active -= en.count;
+      // The count decides when none is left: a weighted sum may keep a rounding residue.
+      s.active = --s.unfrozen_users > 0 ? s.active - load : 0;
     }
   };
   // A resource's share only grows as its users freeze (they freeze at the lowest share, which is at
@@ -298,7 +329,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     while (!heap.empty()) {
       const auto [key, r] = heap.front();
       const Scratch& s = scratch_[static_cast<size_t>(r)];
-      if (s.active <= 0) {
+      if (s.unfrozen_users == 0) {
         pop();
         continue;
       }
@@ -348,7 +379,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     double share_level = kNoCap;
     for (size_t i = 0; i < touched.size();) {
       const Scratch& s = scratch_[static_cast<size_t>(touched[i])];
-      if (s.active <= 0) {
+      if (s.unfrozen_users == 0) {
         touched[i] = touched.back();
         touched.pop_back();
         continue;
@@ -361,14 +392,14 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     for (size_t i = 0; i < touched.size(); ++i) {
       const ResourceId r = touched[i];
       const Scratch& s = scratch_[static_cast<size_t>(r)];
-      if (s.active <= 0 || s.remaining / s.active > limit) continue;
+      if (s.unfrozen_users == 0 || s.remaining / s.active > limit) continue;
       for (EntryId u : users_[static_cast<size_t>(r)])
         if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level, r);
     }
   }
   for (ResourceId r : touched) {
     const Scratch& s = scratch_[static_cast<size_t>(r)];
-    if (unfrozen > 0 && s.active > 0) heap.push_back({s.remaining / s.active, r});
+    if (unfrozen > 0 && s.unfrozen_users > 0) heap.push_back({s.remaining / s.active, r});
   }
   std::make_heap(heap.begin(), heap.end(), std::greater<>());
   while (unfrozen > 0) {
@@ -418,10 +449,12 @@ bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
         s.check_stamp = check_epoch_;
         s.trial_load = 0;
         s.trial_fastest = 0;
-        stats_.check_users += users_[static_cast<size_t>(r)].size();
-        for (EntryId u : users_[static_cast<size_t>(r)]) {
-          const double ur = rates[static_cast<size_t>(u)];
-          s.trial_load += entries_[static_cast<size_t>(u)].count * ur;
+        const auto& users = users_[static_cast<size_t>(r)];
+        const auto& weights = user_weight_[static_cast<size_t>(r)];
+        stats_.check_users += users.size();
+        for (size_t j = 0; j < users.size(); ++j) {
+          const double ur = rates[static_cast<size_t>(users[j])];
+          s.trial_load += entries_[static_cast<size_t>(users[j])].count * weights[j] * ur;
           s.trial_fastest = std::max(s.trial_fastest, ur);
         }
       }

@@ -6,7 +6,15 @@
 // link on its route or a variable bound). The allocation is the unique max-min fair one: no flow's
 // rate can grow without lowering the rate of a flow that is no faster. Units: bytes and bytes/s.
 //
-// Entries. Flows with the same path and the same cap always get the same rate, so they are one
+// Weights. A flow may draw on each resource of its path with a weight w > 0 (its consumption
+// coefficient, SimGrid's lmm "expand" weight): at rate x it loads that resource with w x. A flow spread
+// over several routes in fixed proportions (oblivious multipath routing, routing.hpp) is one flow whose
+// weight on each link is the fraction of its bytes that crosses it. Max-min fairness is in the rates:
+// the allocation is the unique one where every flow is at its cap or crosses a saturated resource on
+// which no user is faster (the same condition as unweighted; progressive filling raises every rate
+// together and a resource saturates when sum of w x reaches its capacity). Without weights every w is 1.
+//
+// Entries. Flows with the same path, weights and cap always get the same rate, so they are one
 // entry with a multiplicity; add_flow returns the entry the new flow joined. An entry whose
 // multiplicity falls to 0 is freed and its id may be handed out again (lowest free id first).
 //
@@ -53,6 +61,8 @@ class FlowSolver {
   // One more flow over `path` (distinct resource ids, may be empty), each of its bytes/s <= cap.
   // A flow with an empty path runs at its cap (infinite without one).
   EntryId add_flow(const std::vector<ResourceId>& path, double cap = kNoCap);
+  // The same with a weight per resource of the path (> 0 and finite; empty: every weight 1).
+  EntryId add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap);
   // One flow of entry e fewer (its flow completed or was cancelled).
   void remove_flow(EntryId e);
 
@@ -66,6 +76,8 @@ class FlowSolver {
   int multiplicity(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).count; }
   bool alive(EntryId e) const { return multiplicity(e) > 0; }
   const std::vector<ResourceId>& path(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).path; }
+  // The weight of entry e on the i-th resource of its path.
+  double weight(EntryId e, std::size_t i) const { return weight_of(entries_.at(static_cast<std::size_t>(e)), i); }
   double cap(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).cap; }
   int entry_bound() const { return static_cast<int>(entries_.size()); }  // ids are below this
   int flow_count() const { return flows_; }
@@ -89,15 +101,18 @@ class FlowSolver {
  private:
   struct Entry {
     std::vector<ResourceId> path;
-    std::vector<int> slot;  // slot[i]: index of this entry in users_[path[i]]
+    std::vector<double> weight;  // weight[i] on path[i]; empty when every weight is 1
+    std::vector<int> slot;       // slot[i]: index of this entry in users_[path[i]]
     double cap = kNoCap;
     double rate = 0;
     int count = 0;
     std::size_t hash = 0;  // path_hash(path, cap)
   };
-  // Entries by the hash of (path, cap); a hash's few entries are compared in full (no key copies).
-  static std::size_t path_hash(const std::vector<ResourceId>& path, double cap);
-  EntryId find_entry(const std::vector<ResourceId>& path, double cap, std::size_t hash) const;
+  static double weight_of(const Entry& en, std::size_t i) { return en.weight.empty() ? 1.0 : en.weight[i]; }
+  // Entries by the hash of (path, weights, cap); a hash's few entries are compared in full (no key copies).
+  static std::size_t path_hash(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap);
+  EntryId find_entry(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap,
+                     std::size_t hash) const;
 
   void mark_dirty(EntryId e);
   void attach(EntryId e);
@@ -112,7 +127,8 @@ class FlowSolver {
   bool satisfied(EntryId e, const std::vector<double>& rates);
 
   std::vector<double> capacity_;
-  std::vector<std::vector<EntryId>> users_;  // per resource: the entries crossing it
+  std::vector<std::vector<EntryId>> users_;       // per resource: the entries crossing it
+  std::vector<std::vector<double>> user_weight_;  // per resource: each user's weight on it (users_'s order)
   std::vector<Entry> entries_;
   std::vector<EntryId> free_ids_;  // kept sorted descending: the lowest is reused first
   std::unordered_multimap<std::size_t, EntryId> by_path_;
@@ -127,7 +143,8 @@ class FlowSolver {
     uint64_t heap_stamp = 0;       // a candidate bottleneck of the current fill
     uint64_t check_stamp = 0;      // load / fastest computed for the current check round
     double remaining = 0;          // fill: capacity left for the set's unfrozen entries
-    double active = 0;             // fill: multiplicity of the set's unfrozen entries
+    double active = 0;             // fill: multiplicity x weight of the set's unfrozen entries
+    int unfrozen_users = 0;        // fill: the set's unfrozen entries crossing it
     int outside = 0;               // fill: users outside the set
     double cap_sum = 0;            // fill: what the set's users could take at most (caps, capacity left)
     double set_load = 0;           // fill: the set's users' committed load

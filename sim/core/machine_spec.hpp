@@ -8,6 +8,7 @@
 
 #include "sim/core/placement.hpp"
 #include "sim/core/router.hpp"
+#include "sim/core/routing.hpp"
 #include "sim/core/torus.hpp"
 
 namespace t3sim::core {
@@ -70,6 +71,9 @@ struct MachineSpec {
   Coord dims{1, 1, 1};
   Coord dimension_order{0, 1, 2};
   TieRule tie_rule = TieRule::Plus;
+  RoutingKind routing = RoutingKind::DimensionOrder;
+  // Directed torus links out of service (sorted, no duplicates): torus.failed_links and --fail.
+  std::vector<LinkId> failed_links;
   // Router positions that hold PEs: node ids 0 .. populated_nodes-1; the rest route traffic but hold
   // no PE (unpopulated, or serving the system). 0 means every position.
   int populated_nodes = 0;
@@ -82,7 +86,12 @@ struct MachineSpec {
   std::map<std::string, ParamRange> uncertainty;  // key path -> range (param_ranges.hpp)
 
   Torus torus() const { return Torus(dims); }
-  Router router() const { return Router(torus(), dimension_order, tie_rule); }
+  // The deterministic route order of the routing (direction order for direction_order, else dimension
+  // order: the minimal routings' single-route view, used by nothing that shares bandwidth).
+  Router router() const {
+    return Router(torus(), dimension_order, tie_rule,
+                  routing == RoutingKind::DirectionOrder ? HopOrder::Direction : HopOrder::Dimension);
+  }
   Placement placement() const {
     return Placement(node.pes_per_node, populated_nodes > 0 ? populated_nodes : torus().node_count());
   }

@@ -4,10 +4,6 @@
 
 namespace t3sim::core {
 
-void DimensionOrderRouting::append_links(int src_node, int dst_node, std::vector<LinkId>& out) const {
-  router_.for_each_hop(src_node, dst_node, [&out](const Hop& h) { out.push_back(h.link); });
-}
-
 NetworkResources::NetworkResources(const MachineSpec& machine, const SoftwareProfile& profile,
                                    const JobPlacement& placement)
     : NetworkResources(machine, placement) {
@@ -20,7 +16,7 @@ NetworkResources::NetworkResources(const MachineSpec& machine, const JobPlacemen
     : machine_(machine),
       profile_(nullptr),
       placement_(placement),
-      routing_(std::make_unique<DimensionOrderRouting>(machine.router())),
+      routing_(make_routing(machine)),
       nodes_(machine.torus().node_count()),
       link_bound_(machine.torus().link_id_bound()),
       pes_(0),
@@ -49,20 +45,27 @@ const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe) {
   const int a = placement_.node_of(src_pe);
   const int b = placement_.node_of(dst_pe);
   path_.clear();
+  weights_.clear();
+  links_.clear();
   path_.push_back(a);
-  const size_t first_link = path_.size();
-  routing_->append_links(a, b, path_);
-  for (size_t i = first_link; i < path_.size(); ++i) path_[i] += 2 * nodes_;  // link id -> resource id
+  weights_.push_back(1.0);
+  routing_->append_links(a, b, links_, weights_);
+  for (LinkId l : links_) path_.push_back(2 * nodes_ + l);  // link id -> resource id
   path_.push_back(nodes_ + b);
+  weights_.push_back(1.0);
   return path_;
 }
 
 const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe, FlowKind kind) {
   assert(profile_ != nullptr);
   path(src_pe, dst_pe);
-  if (kind == FlowKind::Put) path_.push_back(issue_of(src_pe));
-  if (kind == FlowKind::GetData || kind == FlowKind::MessageData) path_.push_back(receive_of(dst_pe));
-  if (kind == FlowKind::MessageData && mpi_pes_ > 0) path_.push_back(mpi_of(dst_pe));
+  auto add = [this](ResourceId r) {
+    path_.push_back(r);
+    weights_.push_back(1.0);
+  };
+  if (kind == FlowKind::Put) add(issue_of(src_pe));
+  if (kind == FlowKind::GetData || kind == FlowKind::MessageData) add(receive_of(dst_pe));
+  if (kind == FlowKind::MessageData && mpi_pes_ > 0) add(mpi_of(dst_pe));
   return path_;
 }
 

@@ -35,11 +35,18 @@ class NetworkResources {
   // The network resources a flow from job PE src to job PE dst crosses (src != dst): interfaces and
   // links, no PE rate. Computed at each call (a route is a few dozen operations; a cache of every
   // pair cost more memory than it saved time); the reference stays valid until the next call.
+  // Throws UnroutablePair (routing.hpp).
   const std::vector<ResourceId>& path(int src_pe, int dst_pe);
   // The same with the PE rates a flow of `kind` draws on: the source's issue rate for a put, the
   // destination's (the initiator's) receive rate for get data (and its MPI rate for rendezvous
   // data, if the profile has one), none for a get request. Only with a profile.
   const std::vector<ResourceId>& path(int src_pe, int dst_pe, FlowKind kind);
+  // The fraction of the flow on each resource of the last path (same order; 1 but on the links of a
+  // multipath routing).
+  const std::vector<double>& weights() const { return weights_; }
+  // Whether every pair uses one route (all weights 1).
+  bool single_route() const { return routing_->single_route(); }
+  const Routing& routing() const { return *routing_; }
   // Whether r is a PE's issue, receive or MPI rate rather than part of the network.
   bool is_pe_rate(ResourceId r) const { return r >= 2 * nodes_ + link_bound_; }
 
@@ -57,6 +64,8 @@ class NetworkResources {
   int pes_;
   int mpi_pes_;  // pes_ when the profile sets an MPI rate, else 0 (no MPI rate resources)
   std::vector<ResourceId> path_;
+  std::vector<double> weights_;
+  std::vector<LinkId> links_;  // scratch of path()
 };
 
 }  // namespace t3sim::core

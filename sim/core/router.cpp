@@ -2,7 +2,8 @@
 
 namespace t3sim::core {
 
-Router::Router(const Torus& torus, Coord order, TieRule tie) : torus_(torus), order_(order), tie_(tie) {}
+Router::Router(const Torus& torus, Coord order, TieRule tie, HopOrder hop_order)
+    : torus_(torus), order_(order), tie_(tie), hop_order_(hop_order) {}
 
 Direction Router::direction(int a_coord, int b_coord, int dim) const {
   const int plus = torus_.plus_steps(a_coord, b_coord, dim);

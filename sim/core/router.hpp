@@ -1,5 +1,8 @@
-// Dimension-order routing on a Torus. Which dimension goes first, and which way a packet turns when
-// both ways round a ring are equally short (distance exactly k/2 on an even ring), are machine fields.
+// Deterministic minimal routes on a Torus: dimension order (the T3D's: correct one dimension fully,
+// then the next) or direction order (the T3E's escape routes: every + hop first, in dimension order,
+// then every - hop; Dally & Towles, Principles and Practices of Interconnection Networks, 2004,
+// section 14.6). Which dimension goes first, and which way a packet turns when both ways round a ring
+// are equally short (distance exactly k/2 on an even ring), are machine fields.
 #pragma once
 #include <vector>
 
@@ -12,6 +15,10 @@ namespace t3sim::core {
 // its packets each way (on a ring of k = 4m every link of both directions then carries m of them).
 enum class TieRule { Plus, Minus, Balanced };
 
+// Dimension: order[0] fully, then order[1], then order[2]. Direction: the + hops of order[0], order[1],
+// order[2], then their - hops (so +x +y +z -x -y -z for the order x, y, z).
+enum class HopOrder { Dimension, Direction };
+
 struct Hop {
   LinkId link;
   int from_node;
@@ -21,7 +28,7 @@ struct Hop {
 class Router {
  public:
   // order: a permutation of {0,1,2}; the route corrects order[0] first, then order[1], then order[2].
-  Router(const Torus& torus, Coord order, TieRule tie);
+  Router(const Torus& torus, Coord order, TieRule tie, HopOrder hop_order = HopOrder::Dimension);
 
   // Hops from src to dst node (empty when src == dst). Length = sum of ring distances.
   std::vector<Hop> route(int src_node, int dst_node) const;
@@ -30,17 +37,25 @@ class Router {
   void for_each_hop(int src_node, int dst_node, Visit&& visit) const {
     Coord at = torus_.coord(src_node);
     const Coord dst = torus_.coord(dst_node);
+    // Each dimension's direction is fixed at the source (the T3E's three direction bits).
+    Direction dirs[3];
+    for (int dim = 0; dim < 3; ++dim)
+      if (at[dim] != dst[dim]) dirs[dim] = direction(at[dim], dst[dim], dim);
     int node = src_node;
-    for (int dim : order_) {
-      if (at[dim] == dst[dim]) continue;
-      const Direction dir = direction(at[dim], dst[dim], dim);
-      const int k = torus_.dims()[dim];
-      const int step = dir == Direction::Plus ? 1 : k - 1;
-      while (at[dim] != dst[dim]) {
-        at[dim] = (at[dim] + step) % k;
-        const int next = torus_.node_id(at);
-        visit(Hop{Torus::link_id(node, dim, dir), node, next});
-        node = next;
+    const int passes = hop_order_ == HopOrder::Direction ? 2 : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+      for (int dim : order_) {
+        if (at[dim] == dst[dim]) continue;
+        const Direction dir = dirs[dim];
+        if (hop_order_ == HopOrder::Direction && dir != (pass == 0 ? Direction::Plus : Direction::Minus)) continue;
+        const int k = torus_.dims()[dim];
+        const int step = dir == Direction::Plus ? 1 : k - 1;
+        while (at[dim] != dst[dim]) {
+          at[dim] = (at[dim] + step) % k;
+          const int next = torus_.node_id(at);
+          visit(Hop{Torus::link_id(node, dim, dir), node, next});
+          node = next;
+        }
       }
     }
   }
@@ -51,11 +66,13 @@ class Router {
   const Torus& torus() const { return torus_; }
   const Coord& order() const { return order_; }
   TieRule tie_rule() const { return tie_; }
+  HopOrder hop_order() const { return hop_order_; }
 
  private:
   Torus torus_;
   Coord order_;
   TieRule tie_;
+  HopOrder hop_order_;
 };
 
 }  // namespace t3sim::core

@@ -1,28 +1,70 @@
-// Routing as the transports see it: the directed torus links a flow from one node to another
-// crosses, in order. One implementation today, dimension order (router.hpp); the T3E's routings are
-// new implementations of this interface (weighted paths will extend it), so the cost model, the
-// reports and `route` need not change when a routing is added.
+// Routing as the transports see it: the directed torus links a flow from one node to another crosses,
+// each with the fraction of the flow's bytes that crosses it (1 on a single route). The cost model, the
+// reports, `route` and both transports take their paths from here, so a routing is added here alone.
+//
+// The routings (a machine's torus.routing; sources in machine_params.cpp):
+// - dimension_order: one route, dimensions corrected in torus.dimension_order (the T3D's).
+// - direction_order: one route, every + hop before every - hop (the T3E's deterministic escape order).
+// - minimal_oblivious: the flow spread evenly over all shortest routes that avoid failed links, so a
+//   link carries the fraction of those routes that cross it (minimal_paths.hpp). Packets of a flow
+//   picking among minimal paths without regard to load, seen as a fluid.
+// Failed links (MachineSpec::failed_links): the deterministic routings cannot avoid them (a route that
+// crosses one throws UnroutablePair, naming the pair and the link); the minimal routings use the
+// shortest routes that avoid them, which are longer than the torus distance when every minimal route
+// crosses a failed link.
 #pragma once
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "sim/core/router.hpp"
 
 namespace t3sim::core {
 
+struct MachineSpec;
+
+enum class RoutingKind { DimensionOrder, DirectionOrder, MinimalOblivious };
+
+// The pair's traffic cannot reach its destination under the routing (a deterministic route crosses a
+// failed link, or failures cut the torus in two).
+class UnroutablePair : public std::runtime_error {
+ public:
+  UnroutablePair(int src_node, int dst_node, LinkId link, const std::string& what)
+      : std::runtime_error(what), src_node_(src_node), dst_node_(dst_node), link_(link) {}
+  int src_node() const { return src_node_; }
+  int dst_node() const { return dst_node_; }
+  LinkId link() const { return link_; }  // the failed link the route crosses; -1 when cut off
+
+ private:
+  int src_node_;
+  int dst_node_;
+  LinkId link_;
+};
+
 class Routing {
  public:
   virtual ~Routing() = default;
-  // Appends the links from src_node to dst_node to `out` (none when they are the same node).
-  virtual void append_links(int src_node, int dst_node, std::vector<LinkId>& out) const = 0;
+  // Appends the links from src_node to dst_node to `links` and the fraction of the flow crossing each
+  // to `weights` (none when they are the same node); links in increasing id order for a multipath
+  // routing, in route order for a single route. Returns the hops a packet takes (the same on every
+  // route used). Throws UnroutablePair.
+  virtual int append_links(int src_node, int dst_node, std::vector<LinkId>& links,
+                           std::vector<double>& weights) const = 0;
+  // Whether every pair uses one route (every weight 1).
+  virtual bool single_route() const = 0;
+  // Hops a packet takes from src_node to dst_node. Throws UnroutablePair.
+  virtual int hop_count(int src_node, int dst_node) const = 0;
 };
 
-class DimensionOrderRouting : public Routing {
- public:
-  explicit DimensionOrderRouting(Router router) : router_(std::move(router)) {}
-  void append_links(int src_node, int dst_node, std::vector<LinkId>& out) const override;
+// The machine's routing over its failed links.
+std::unique_ptr<Routing> make_routing(const MachineSpec& machine);
 
- private:
-  Router router_;
-};
+// "dimension_order", ... and back (none for an unknown name); every kind in declaration order.
+const char* routing_name(RoutingKind kind);
+std::optional<RoutingKind> routing_from_name(const std::string& name);
+std::vector<std::string> routing_names();
+const std::vector<RoutingKind>& all_routings();
 
 }  // namespace t3sim::core

@@ -77,11 +77,15 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
       }
       continue;
     }
-    for (ResourceId r : resources.path(t.src, t.dst)) {
+    const std::vector<ResourceId>& path = resources.path(t.src, t.dst);
+    const std::vector<double>& weights = resources.weights();  // the share of the bytes on each
+    for (size_t i = 0; i < path.size(); ++i) {
+      const ResourceId r = path[i];
+      const double bytes = t.bytes * weights[i];
       used[static_cast<size_t>(r)] = 1;
-      bytes_on[static_cast<size_t>(r)] += t.bytes;
-      utilisation_on[static_cast<size_t>(r)] += run.makespan > 0 ? t.bytes / (resources.capacity(r) * run.makespan) : 0;
-      if (r >= 2 * nodes && crosses_bisection(r - 2 * nodes)) rep.bisection_bytes += t.bytes;
+      bytes_on[static_cast<size_t>(r)] += bytes;
+      utilisation_on[static_cast<size_t>(r)] += run.makespan > 0 ? bytes / (resources.capacity(r) * run.makespan) : 0;
+      if (r >= 2 * nodes && crosses_bisection(r - 2 * nodes)) rep.bisection_bytes += bytes;
     }
   }
   std::map<std::string, LinkLoad> loads;

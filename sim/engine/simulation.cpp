@@ -117,6 +117,11 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
                    static_cast<unsigned long long>(st.checks));
     }
   } else {
+    // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.
+    if (!resources.single_route())
+      throw std::invalid_argument(std::string("routing ") + core::routing_name(machine.routing) +
+                                  " spreads a flow over several routes, which SimGrid's comms cannot carry: "
+                                  "run it with the fast driver (no --driver reference, no --paje)");
     PlatformBuilder platform(machine, placement, resources);
     add_routes(platform, workload);
     SimGridTransport transport(platform, !options.paje_file.empty());

@@ -31,7 +31,8 @@ void SolverTransport::after(double delay, Callback then) {
 void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, Callback then) {
   const int id = callbacks_.put(std::move(then));
   const double t = now();
-  const core::EntryId e = solver_.add_flow(resources_.path(src, dst, kind), INFINITY);
+  const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
+  const core::EntryId e = solver_.add_flow(path, resources_.weights(), INFINITY);
   if (entries_.size() <= static_cast<size_t>(e)) entries_.resize(static_cast<size_t>(e) + 1);
   EntryState& s = entries_[static_cast<size_t>(e)];
   if (solver_.multiplicity(e) == 1) {  // a new entry (or a freed id reused): progress starts again

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "sim/core/failed_links.hpp"
 #include "sim/core/machine_params.hpp"
 #include "sim/io/yaml_map.hpp"
 
@@ -58,6 +59,29 @@ core::TieRule read_tie_rule(MapReader& torus) {
   if (text == "balanced") return core::TieRule::Balanced;
   throw InputError(pos_of(torus.file(), torus.node()["tie_rule"]), torus.child_path("tie_rule"),
                    "must be plus, minus or balanced", "'" + text + "'");
+}
+
+core::RoutingKind read_routing(MapReader& torus) {
+  const std::string text = torus.string_at("routing");
+  if (auto kind = core::routing_from_name(text)) return *kind;
+  std::string names;
+  for (const std::string& n : core::routing_names()) names += (names.empty() ? "" : ", ") + n;
+  throw InputError(pos_of(torus.file(), torus.node()["routing"]), torus.child_path("routing"),
+                   "must be one of " + names, "'" + text + "'");
+}
+
+std::vector<core::LinkId> read_failed_links(MapReader& torus, const core::Torus& shape) {
+  const std::string key = torus.child_path("failed_links");
+  const YAML::Node list = sequence_value(torus.required("failed_links"), torus.file(), key);
+  std::vector<core::LinkId> links;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string item_key = key + "[" + std::to_string(i) + "]";
+    const std::string spec = scalar_text(list[i], torus.file(), item_key);
+    const std::string wrong = core::parse_failed_link(shape, spec, links);
+    if (!wrong.empty()) throw InputError(pos_of(torus.file(), list[i]), item_key, wrong, "'" + spec + "'");
+  }
+  core::normalise_links(links);
+  return links;
 }
 
 // Reads every declared scalar of a section: present keys are parsed and range-checked, absent ones
@@ -221,6 +245,9 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
     if (!derived || torus.has("dimension_order"))
       m.dimension_order = read_order(torus), sourced.push_back("torus.dimension_order");
     if (!derived || torus.has("tie_rule")) m.tie_rule = read_tie_rule(torus), sourced.push_back("torus.tie_rule");
+    if (torus.has("routing")) m.routing = read_routing(torus), sourced.push_back("torus.routing");
+    // Failed links are a what-if of the file's author, not a measured value: no provenance asked.
+    if (torus.has("failed_links")) m.failed_links = read_failed_links(torus, m.torus());
     if (torus.has("populated_nodes")) {
       m.populated_nodes = static_cast<int>(torus.integer_at("populated_nodes", 1, m.torus().node_count()));
       sourced.push_back("torus.populated_nodes");

@@ -62,6 +62,18 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"torus_too_many_nodes", "torus.dims: more than 65536 nodes.*got 1000000 nodes"},
         RejectionCase{"dimension_order_repeated", "torus.dimension_order: names a dimension twice"},
         RejectionCase{"tie_rule_unknown", "torus.tie_rule: must be plus, minus or balanced \\(got 'random'\\)"},
+        RejectionCase{"routing_unknown",
+                      "routing_unknown.yaml:9:12: torus.routing: must be one of dimension_order, direction_order, "
+                      "minimal_oblivious \\(got 'adaptive_magic'\\)"},
+        RejectionCase{"failed_link_bad_form",
+                      "failed_link_bad_form.yaml:9:25: torus.failed_links\\[1\\]: must be nN \\(a router\\), "
+                      "nN.D.*\\(got 'n4.w\\+'\\)"},
+        RejectionCase{
+            "failed_link_no_router",
+            "failed_link_no_router.yaml:9:18: torus.failed_links\\[0\\]: no router n24: the torus has nodes n0..n23"},
+        RejectionCase{"failed_link_flat_ring",
+                      "failed_link_flat_ring.yaml:10:7: torus.failed_links\\[0\\]: the ring along x has one position: "
+                      "no link there"},
         RejectionCase{"default_profile_unknown", "software.default_profile: names no profile"},
         RejectionCase{"uncertainty_section_unknown",
                       ":32:3: uncertainty.netwrok: must be node, network or profiles; did you mean 'network'\\?"},

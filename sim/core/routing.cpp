@@ -1,0 +1,117 @@
+#include "sim/core/routing.hpp"
+
+#include <string>
+
+#include "sim/core/enum_names.hpp"
+#include "sim/core/machine_spec.hpp"
+#include "sim/core/minimal_paths.hpp"
+
+namespace t3sim::core {
+namespace {
+
+constexpr NameTable<RoutingKind, 3> kRoutingNames = {
+    {RoutingKind::DimensionOrder, "dimension_order"},
+    {RoutingKind::DirectionOrder, "direction_order"},
+    {RoutingKind::MinimalOblivious, "minimal_oblivious"},
+};
+
+std::string node_text(const Torus& torus, int node) {
+  const Coord c = torus.coord(node);
+  return "node " + std::to_string(node) + " (" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," +
+         std::to_string(c[2]) + ")";
+}
+
+// One route per pair (dimension or direction order); a route that crosses a failed link is refused.
+class DeterministicRouting : public Routing {
+ public:
+  DeterministicRouting(Router router, RoutingKind kind, const std::vector<LinkId>& failed)
+      : router_(std::move(router)), kind_(kind) {
+    if (!failed.empty()) failed_.assign(static_cast<size_t>(router_.torus().link_id_bound()), false);
+    for (LinkId l : failed) failed_.at(static_cast<size_t>(l)) = true;
+  }
+
+  int append_links(int src_node, int dst_node, std::vector<LinkId>& links,
+                   std::vector<double>& weights) const override {
+    int hops = 0;
+    router_.for_each_hop(src_node, dst_node, [&](const Hop& h) {
+      check(src_node, dst_node, h.link);
+      links.push_back(h.link);
+      weights.push_back(1.0);
+      ++hops;
+    });
+    return hops;
+  }
+  bool single_route() const override { return true; }
+  int hop_count(int src_node, int dst_node) const override {
+    if (!failed_.empty())
+      router_.for_each_hop(src_node, dst_node, [&](const Hop& h) { check(src_node, dst_node, h.link); });
+    return router_.hop_count(src_node, dst_node);
+  }
+
+ private:
+  void check(int src_node, int dst_node, LinkId link) const {
+    if (failed_.empty() || !failed_[static_cast<size_t>(link)]) return;
+    const Torus& t = router_.torus();
+    throw UnroutablePair(src_node, dst_node, link,
+                         "no route from " + node_text(t, src_node) + " to " + node_text(t, dst_node) + " under " +
+                             routing_name(kind_) + ": its route crosses failed link " + Torus::link_name(link) +
+                             " (minimal_oblivious routes around failed links)");
+  }
+
+  Router router_;
+  RoutingKind kind_;
+  std::vector<bool> failed_;  // by link id; empty when none failed
+};
+
+class MinimalObliviousRouting : public Routing {
+ public:
+  MinimalObliviousRouting(const Torus& torus, const std::vector<LinkId>& failed)
+      : paths_(torus, failed), torus_(torus) {}
+
+  int append_links(int src_node, int dst_node, std::vector<LinkId>& links,
+                   std::vector<double>& weights) const override {
+    const int hops = paths_.split(src_node, dst_node, links, weights);
+    if (hops < 0) cut_off(src_node, dst_node);
+    return hops;
+  }
+  bool single_route() const override { return false; }
+  int hop_count(int src_node, int dst_node) const override {
+    const int hops = paths_.hops(src_node, dst_node);
+    if (hops < 0) cut_off(src_node, dst_node);
+    return hops;
+  }
+
+ private:
+  [[noreturn]] void cut_off(int src_node, int dst_node) const {
+    throw UnroutablePair(src_node, dst_node, -1,
+                         "no route from " + node_text(torus_, src_node) + " to " + node_text(torus_, dst_node) +
+                             ": the failed links cut it off");
+  }
+
+  MinimalPaths paths_;
+  Torus torus_;
+};
+
+}  // namespace
+
+std::unique_ptr<Routing> make_routing(const MachineSpec& machine) {
+  switch (machine.routing) {
+    case RoutingKind::DimensionOrder:
+    case RoutingKind::DirectionOrder:
+      return std::make_unique<DeterministicRouting>(machine.router(), machine.routing, machine.failed_links);
+    case RoutingKind::MinimalOblivious:
+      break;
+  }
+  return std::make_unique<MinimalObliviousRouting>(machine.torus(), machine.failed_links);
+}
+
+const char* routing_name(RoutingKind kind) { return name_in(kRoutingNames, kind); }
+std::optional<RoutingKind> routing_from_name(const std::string& name) { return value_in(kRoutingNames, name); }
+std::vector<std::string> routing_names() { return names_in(kRoutingNames); }
+const std::vector<RoutingKind>& all_routings() {
+  static const std::vector<RoutingKind> kinds = {RoutingKind::DimensionOrder, RoutingKind::DirectionOrder,
+                                                 RoutingKind::MinimalOblivious};
+  return kinds;
+}
+
+}  // namespace t3sim::core
