@@ -9,6 +9,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/link_heatmap.hpp"
 #include "sim/cli/uncertainty_run.hpp"
+#include "sim/core/failed_links.hpp"
 #include "sim/core/param_ranges.hpp"
 #include "sim/core/swap_pattern.hpp"
 #include "sim/core/time_split.hpp"
@@ -35,6 +36,20 @@ void apply_params(core::MachineSpec& m, const RunArgs& a) {
     if (!v || *v < 0) throw io::InputError({"--param", 0, 0}, path, v ? "must not be negative" : why, "'" + text + "'");
     core::set_param(m, path, *v);
   }
+  if (!a.routing.empty()) {
+    const auto kind = core::routing_from_name(a.routing);
+    if (!kind) {
+      std::string names;
+      for (const auto& n : core::routing_names()) names += (names.empty() ? "" : ", ") + n;
+      throw io::InputError({"--routing", 0, 0}, "", "must be one of " + names, "'" + a.routing + "'");
+    }
+    m.routing = *kind;
+  }
+  for (const auto& spec : a.fail) {
+    const std::string wrong = core::parse_failed_link(m.torus(), spec, m.failed_links);
+    if (!wrong.empty()) throw io::InputError({"--fail", 0, 0}, "", wrong, "'" + spec + "'");
+  }
+  core::normalise_links(m.failed_links);
 }
 
 int cmd_run(const RunArgs& a) {
@@ -75,6 +90,11 @@ int cmd_run(const RunArgs& a) {
   engine::SimulationOptions options;
   engine::parse_driver(a.driver, &options.driver);  // CLI11 checked the name
   options.paje_file = a.paje;
+  if ((options.driver == engine::Driver::Reference || !a.paje.empty()) && !core::make_routing(machine)->single_route())
+    throw io::InputError({a.paje.empty() ? "--driver" : "--paje", 0, 0}, "",
+                         std::string("routing ") + core::routing_name(machine.routing) +
+                             " spreads each flow over several routes; the reference driver (and --paje, which uses "
+                             "it) carries one SimGrid route per flow: use the fast driver");
   const auto wall_start = std::chrono::steady_clock::now();
   const core::RunResult result = engine::simulate(machine, *profile, workload, *placement, options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/machine_spec.hpp"
+
 namespace t3sim::cli {
 
 struct RunArgs {
@@ -27,6 +29,8 @@ struct RunArgs {
   std::string driver = "fast";                              // fast | reference (engine/simulation.hpp)
   std::string transfers_file;                               // also write the data movements (CSV) here
   std::vector<std::pair<std::string, std::string>> params;  // machine parameter overrides: path, value with unit
+  std::string routing;                                      // torus.routing instead of the machine's; "": its own
+  std::vector<std::string> fail;  // failed links added to the machine's (failed_links.hpp names)
   int uncertainty = 0;  // > 0: run the point this many times over the parameters' ranges (uncertainty_run.hpp)
   uint64_t seed = 1;    // of the Latin hypercube
 };
@@ -45,7 +49,14 @@ struct BenchArgs {
 };
 int cmd_bench(const BenchArgs& a);
 
-int cmd_route(const std::string& machine, int src_pe, int dst_pe);
+struct RouteArgs {
+  std::string machine;
+  int src = 0, dst = 0;  // machine PEs
+  RunArgs run;           // its routing and fail: the machine overrides, as for run
+};
+int cmd_route(const RouteArgs& a);
+// Applies run's machine overrides (--param, --routing, --fail) to a loaded machine.
+void apply_params(core::MachineSpec& m, const RunArgs& a);
 int cmd_describe(const std::string& what, const std::string& file = "");
 
 struct ValidateArgs {

@@ -36,6 +36,16 @@ int main(int argc, char** argv) {
     cmd->add_option("--param", text.params,
                     "override a machine parameter: PATH=VALUE with its unit, e.g. network.router_delay=30ns or "
                     "software.profiles.shmem.put_bandwidth=300MB/s (repeatable)");
+    cmd->add_option(
+        "--routing", run.routing, "route by this instead of the machine's torus.routing: " + [] {
+          std::string names;
+          for (const auto& n : t3sim::core::routing_names()) names += (names.empty() ? "" : " | ") + n;
+          return names;
+        }());
+    cmd->add_option("--fail", run.fail,
+                    "links out of service, added to the machine's torus.failed_links: nN.D+ / nN.D- (one way), nN.D "
+                    "(the cable), nN (the router); comma-separated or repeated")
+        ->delimiter(',');
     cmd->add_option("--pes", run.pes, "job size in PEs (default: the workload's pes)")->check(CLI::PositiveNumber);
     cmd->add_option("--placement", run.placement, "contiguous | block | random:SEED | list:P0,P1,...")
         ->capture_default_str();
@@ -109,12 +119,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"makespan", "pe_bandwidth"}))
       ->capture_default_str();
 
-  std::string route_machine;
-  int route_src = 0, route_dst = 0;
-  auto* route_cmd = app.add_subcommand("route", "Print the hops from one PE to another");
-  route_cmd->add_option("--machine", route_machine, "machine YAML file")->required();
-  route_cmd->add_option("SRC_PE", route_src)->required();
-  route_cmd->add_option("DST_PE", route_dst)->required();
+  RouteArgs route;
+  auto* route_cmd = app.add_subcommand(
+      "route",
+      "Print the links from one PE to another under the machine's routing and every other, with each link's share");
+  route_cmd->add_option("--machine", route.machine, "machine YAML file")->required();
+  route_cmd->add_option("SRC_PE", route.src)->required();
+  route_cmd->add_option("DST_PE", route.dst)->required();
+  route_cmd->add_option("--routing", route.run.routing, "only this routing");
+  route_cmd->add_option("--fail", route.run.fail, "links out of service, as for run (comma-separated or repeated)")
+      ->delimiter(',');
 
   std::string describe_what;
   auto* describe_cmd = app.add_subcommand("describe", "Print the schema of a machine, workload or trace file");
@@ -242,7 +256,7 @@ int main(int argc, char** argv) {
       if (const int code = finish_point(sens.run, sens_text, "sensitivity")) return code;
       return cmd_sensitivity(sens);
     }
-    if (*route_cmd) return cmd_route(route_machine, route_src, route_dst);
+    if (*route_cmd) return cmd_route(route);
     if (*describe_cmd) return cmd_describe(describe_what, describe_file);
     if (*val_cmd) return cmd_validate(val);
     if (*report_cmd) return cmd_report(report_dir);

@@ -32,6 +32,8 @@ std::vector<std::string> point_args(const RunArgs& a) {
     if (a.background_pes > 0) v.insert(v.end(), {"--background-pes", std::to_string(a.background_pes)});
   }
   for (const auto& [k, value] : a.params) v.insert(v.end(), {"--param", k + "=" + value});
+  if (!a.routing.empty()) v.insert(v.end(), {"--routing", a.routing});
+  for (const auto& f : a.fail) v.insert(v.end(), {"--fail", f});
   return v;
 }
 

@@ -28,7 +28,11 @@ CostModel::CostModel(const MachineSpec& machine, const SoftwareProfile& profile,
     : machine_(machine), profile_(profile), routing_(make_routing(machine)), placement_(std::move(placement)) {}
 
 int CostModel::hops(int src_pe, int dst_pe) const {
-  return routing_->hop_count(placement_.node_of(src_pe), placement_.node_of(dst_pe));
+  try {
+    return routing_->hop_count(placement_.node_of(src_pe), placement_.node_of(dst_pe));
+  } catch (const UnroutablePair& e) {
+    throw with_pes(e, src_pe, dst_pe);
+  }
 }
 
 double CostModel::latency(int src_pe, int dst_pe) const {

@@ -12,8 +12,7 @@ std::string parse_failed_link(const Torus& torus, const std::string& spec, std::
   size_t i = 1;
   long node = 0;
   while (i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i]))) {
-    node = node * 10 + (spec[i] - '0');
-    if (node > torus.node_count()) break;
+    node = std::min<long>(node * 10 + (spec[i] - '0'), torus.node_count());  // no overflow on long digit runs
     ++i;
   }
   if (node >= torus.node_count())

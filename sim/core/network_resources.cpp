@@ -49,7 +49,11 @@ const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe) {
   links_.clear();
   path_.push_back(a);
   weights_.push_back(1.0);
-  routing_->append_links(a, b, links_, weights_);
+  try {
+    routing_->append_links(a, b, links_, weights_);
+  } catch (const UnroutablePair& e) {
+    throw with_pes(e, src_pe, dst_pe);
+  }
   for (LinkId l : links_) path_.push_back(2 * nodes_ + l);  // link id -> resource id
   path_.push_back(nodes_ + b);
   weights_.push_back(1.0);

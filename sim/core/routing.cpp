@@ -105,6 +105,11 @@ std::unique_ptr<Routing> make_routing(const MachineSpec& machine) {
   return std::make_unique<MinimalObliviousRouting>(machine.torus(), machine.failed_links);
 }
 
+UnroutablePair with_pes(const UnroutablePair& e, int src_pe, int dst_pe) {
+  return UnroutablePair(e.src_node(), e.dst_node(), e.link(),
+                        "PE " + std::to_string(src_pe) + " -> PE " + std::to_string(dst_pe) + ": " + e.what());
+}
+
 const char* routing_name(RoutingKind kind) { return name_in(kRoutingNames, kind); }
 std::optional<RoutingKind> routing_from_name(const std::string& name) { return value_in(kRoutingNames, name); }
 std::vector<std::string> routing_names() { return names_in(kRoutingNames); }

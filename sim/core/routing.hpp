@@ -43,6 +43,9 @@ class UnroutablePair : public std::runtime_error {
   LinkId link_;
 };
 
+// The same error with the job's PEs named first (they are what the user's program knows).
+UnroutablePair with_pes(const UnroutablePair& e, int src_pe, int dst_pe);
+
 class Routing {
  public:
   virtual ~Routing() = default;
