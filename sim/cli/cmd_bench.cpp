@@ -20,6 +20,7 @@
 #include "sim/cli/child_run.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/core/bench_verdict.hpp"
+#include "sim/core/routing.hpp"
 #include "sim/core/traffic_report.hpp"
 #include "sim/core/transfer_comparison.hpp"
 #include "sim/core/units.hpp"
@@ -71,6 +72,7 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
     args.push_back("--set");
     args.push_back(name + "=" + value);
   }
+  if (!c.routing.empty()) args.insert(args.end(), {"--routing", c.routing});
   for (int i = 0; i < repeat; ++i) {
     const ChildOutcome o = run_child(args);
     if (o.exit_status != 0)
@@ -304,7 +306,13 @@ int cmd_bench(const BenchArgs& a) {
     std::cerr << fmt::format("[{}/{}] {}: {}\n", i + 1, cases.size(), c.name, c.doc);
     std::vector<DriverRuns> runs = {run_driver(c, "fast", a.repeat, a.out_dir)};
     std::vector<Member> members, fast_members;
-    if (a.reference_repeat > 0) {
+    // A SimGrid comm follows one route: a multipath routing has no reference run (not judged).
+    core::MachineSpec machine = io::load_machine(c.machine);
+    if (!c.routing.empty()) machine.routing = *core::routing_from_name(c.routing);
+    const bool multipath = !core::make_routing(machine)->single_route();
+    if (multipath)
+      std::cerr << "  no reference run: routing " << core::routing_name(machine.routing) << " is multipath\n";
+    if (a.reference_repeat > 0 && !multipath) {
       runs.push_back(run_driver(c, "reference", a.reference_repeat, a.out_dir));
       const DriverRuns& ref = runs[1];
       members.push_back({0, ref.makespan, ref.pe_bandwidth, core::distribution_of(ref.walls).median});

@@ -32,6 +32,10 @@ void print_params(const std::string& section, const std::vector<core::ParamDecl<
 void print_machine_values(const std::string& file) {
   const core::MachineSpec m = io::load_machine(file);
   std::cout << fmt::format("{} ({}): {}\n", m.name, file, m.doc);
+  std::string failed;
+  for (core::LinkId l : m.failed_links) failed += " " + core::Torus::link_name(l);
+  std::cout << fmt::format("  torus {}x{}x{}, routing {}, failed links:{}\n", m.dims[0], m.dims[1], m.dims[2],
+                           core::routing_name(m.routing), failed.empty() ? " none" : failed);
   std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", "parameter", "value", "range", "range from");
   auto line = [&](const std::string& path, double value, core::Quantity q) {
     auto it = m.uncertainty.find(path);

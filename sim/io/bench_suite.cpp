@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "sim/core/routing.hpp"
 #include "sim/core/units.hpp"
 #include "sim/io/input_error.hpp"
 #include "sim/io/yaml_map.hpp"
@@ -41,6 +42,12 @@ BenchCase read_case(const YAML::Node& node, const std::string& file, const std::
   }
   if (auto chaotic = m.optional("chaotic")) c.chaotic = bool_value(*chaotic, file, m.child_path("chaotic"));
   if (auto is_long = m.optional("long")) c.long_running = bool_value(*is_long, file, m.child_path("long"));
+  if (m.has("routing")) {
+    c.routing = m.string_at("routing");
+    if (!core::routing_from_name(c.routing))
+      throw InputError(pos_of(file, m.node()["routing"]), m.child_path("routing"), "names no routing",
+                       "'" + c.routing + "'");
+  }
   m.finish();
   return c;
 }

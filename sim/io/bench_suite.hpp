@@ -20,6 +20,7 @@ struct BenchCase {
   std::map<std::string, std::string> variables;  // --set NAME=VALUE
   bool chaotic = false;       // judged against a reference ensemble, not one reference run (core/bench_verdict.hpp)
   bool long_running = false;  // `long: true`: run only when named by --cases or with --long
+  std::string routing;        // `routing: NAME`: run --routing NAME (a multipath routing runs the fast driver only)
 };
 
 struct BenchSuite {

@@ -1,9 +1,11 @@
 #include "sim/io/sweep_spec.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "sim/core/units.hpp"
 #include "sim/io/input_error.hpp"
+#include "sim/io/machine_loader.hpp"
 #include "sim/io/shmem_trace_reader.hpp"
 #include "sim/io/trace_lines.hpp"
 #include "sim/io/yaml_map.hpp"
@@ -48,8 +50,13 @@ SweepSpec load_sweep(const std::string& path) {
                        s.traces[i]);
   }
   const YAML::Node pes = sequence_value(top.required("pes"), path, "pes");
-  for (size_t i = 0; i < pes.size(); ++i)
-    s.pes.push_back(static_cast<int>(integer_value(pes[i], path, "pes", 2, 1 << 20)));
+  for (size_t i = 0; i < pes.size(); ++i) {
+    // `all`: every PE of each machine (machines of different sizes in one study).
+    if (pes[i].IsScalar() && pes[i].Scalar() == "all")
+      s.pes.push_back(kAllPes);
+    else
+      s.pes.push_back(static_cast<int>(integer_value(pes[i], path, "pes", 2, 1 << 20)));
+  }
   if (s.pes.empty()) throw InputError(pos_of(path, pes), "pes", "must list at least one PE count");
   if (auto pl = top.optional("placements")) {
     sequence_value(*pl, path, "placements");
@@ -70,9 +77,11 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec) {
   std::vector<std::pair<std::string, bool>> jobs;  // (file, is a trace)
   for (const auto& w : spec.workloads) jobs.push_back({w, false});
   for (const auto& t : spec.traces) jobs.push_back({t, true});
-  for (const auto& m : spec.machines)
+  const bool whole = std::find(spec.pes.begin(), spec.pes.end(), kAllPes) != spec.pes.end();
+  for (const auto& m : spec.machines) {
+    const int machine_pes = whole ? load_machine(m).pe_count() : 0;
     for (const auto& [w, is_trace] : jobs)
-      for (int pes : spec.pes)
+      for (int listed : spec.pes)
         for (const auto& pl : spec.placements)
           for (double b : spec.sizes) {
             SweepPoint p;
@@ -80,11 +89,12 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec) {
             p.machine = m;
             p.workload = w;
             p.trace = is_trace;
-            p.pes = pes;
+            p.pes = listed == kAllPes ? machine_pes : listed;
             p.placement = pl;
             p.bytes = b;
             points.push_back(p);
           }
+  }
   return points;
 }
 

@@ -7,10 +7,12 @@
 
 namespace t3sim::io {
 
+constexpr int kAllPes = 0;  // `pes: [all]`
+
 struct SweepSpec {
   std::string name;
-  std::vector<std::string> machines;  // resolved paths
-  std::vector<int> pes;
+  std::vector<std::string> machines;    // resolved paths
+  std::vector<int> pes;                 // kAllPes: each machine's every PE
   std::vector<std::string> placements;  // contiguous, block, random:SEED
   std::vector<std::string> workloads;   // resolved paths
   std::vector<std::string> traces;      // resolved paths of SHMEM traces (`run --trace`; --pes and --size apply)

@@ -211,6 +211,8 @@ INSTANTIATE_TEST_SUITE_P(
     Rules, BenchSuiteRejects,
     testing::Values(
         RejectionCase{"case_name_invalid", "case_name_invalid.yaml:5:6: cases\\[0\\].name: names are lower-case"},
+        RejectionCase{"routing_unknown",
+                      "routing_unknown.yaml:5:[0-9]+: cases\\[0\\].routing: names no routing \\(got 'adaptive'\\)"},
         RejectionCase{"chaotic_not_bool",
                       "chaotic_not_bool.yaml:5:[0-9]+: cases\\[0\\].chaotic: must be true or false"},
         RejectionCase{"case_name_twice", "case_name_twice.yaml:6:5: cases\\[1\\].name: another case has this name"},
