@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# report_in_browser.sh T3SIM SWEEP_SPEC OUT: the reports as a person opens them, in a real browser
+# report_in_browser.sh T3SIM SWEEP_SPEC OUT [SECOND_SPEC]: the reports as a person opens them, in a real browser
 # (Debian's chromium, headless). Writes the default study's report (sweep --report) and the validation's
 # (validate --report), loads each page in Chromium and checks, from the page's DOM after load:
 #   - no script error and no console error (the page records both in <body data-check>), and no
@@ -8,10 +8,11 @@
 #   - every plot has a size on the page; the results table has one row per point of sweep.csv and the
 #     validation table one per case of validation.json;
 #   - the page asks for nothing over the network.
+# SECOND_SPEC: a study of several machines, whose page adds the by-machine plot; checked the same way.
 # Keeps a screenshot of each page (OUT/*.png). Exit 77 (ctest: skipped) with the reason when Chromium is
 # missing, unless CI=true: then 1.
 set -u
-bin=$1 spec=$2 out=$3
+bin=$1 spec=$2 out=$3 second=${4:-}
 fail() { echo "FAIL: $*"; exit 1; }
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
@@ -64,3 +65,8 @@ points=$(($(wc -l <"$out/study/sweep.csv") - 1))
 check_page "$(cd "$out/study" && pwd)/report.html" results "$points" study
 cases=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cases']))" "$out/validation/validation.json")
 check_page "$(cd "$out/validation" && pwd)/report.html" cases "$cases" validation
+if [ -n "$second" ]; then
+  "$bin" sweep "$second" --out "$out/second" --report >"$out/second.log" 2>&1 || fail "sweep --report of $second failed: $(tail -3 "$out/second.log")"
+  grep -q 'pe-bandwidth-by-machine\|by machine' "$out/second/report.html" || fail "$second: no by-machine plot on its page"
+  check_page "$(cd "$out/second" && pwd)/report.html" results "$(($(wc -l <"$out/second/sweep.csv") - 1))" second
+fi

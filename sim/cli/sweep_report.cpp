@@ -297,6 +297,56 @@ std::string write_sweep_report(const std::string& dir) {
                                                  "makespan), against the job size.",
                                                  size_text(bytes))));
   }
+  // Several machines (what-ifs of one machine: routings, failures, clocks): per-PE bandwidth by
+  // machine, one group of bars per pattern, each machine at its largest job size in the study.
+  if (machine_names.size() > 1) {
+    const std::vector<std::string> machine_order = [&] {
+      std::vector<std::string> order;
+      for (const auto& r : rows)
+        if (std::find(order.begin(), order.end(), r.machine) == order.end()) order.push_back(r.machine);
+      return order;
+    }();
+    for (double bytes : sizes) {
+      const std::string stem = fmt::format("{}/pe-bandwidth-by-machine-{:.0f}B", files, bytes);
+      std::string data = "# pattern, then per machine: median min max (MB/s)\n";
+      for (const auto& pattern : patterns) {
+        data += pattern;  // a label of one word (workload names have no spaces)
+        for (const auto& machine : machine_order) {
+          const Row* at = nullptr;
+          for (const auto& r : rows)
+            if (r.bytes == bytes && r.machine == machine && r.workload == pattern && (!at || r.pes > at->pes)) at = &r;
+          data += at ? fmt::format(" {:.3f} {:.3f} {:.3f}", at->median, at->min, at->max) : " NaN NaN NaN";
+        }
+        data += "\n";
+      }
+      std::string plot;
+      std::vector<std::string> series;
+      for (size_t k = 0; k < machine_order.size(); ++k) {
+        plot += fmt::format("{}'{}.dat' using {}:{}:{}{} title '{}'", k ? ", " : "", stem, 2 + 3 * k, 3 + 3 * k,
+                            4 + 3 * k, k == 0 ? ":xtic(1)" : "", machine_order[k]);
+        series.push_back(machine_order[k]);
+      }
+      io::write_file_atomically(stem + ".dat", data);
+      io::write_file_atomically(
+          stem + ".gp",
+          fmt::format("set terminal svg size 1100,560 noenhanced font 'sans,12' background '#ffffff'\n"
+                      "set output '{}.svg'\nset title 'Per-PE bandwidth by machine, {} messages (median; bars: "
+                      "min..max over PEs; each machine at its largest job size)'\n"
+                      "set ylabel 'per-PE bandwidth (MB/s)'\nset grid ytics\nset yrange [0:*]\n"
+                      "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+                      "set style fill solid 0.7 border -1\nset boxwidth 0.9\nset xtics nomirror rotate by -20\n"
+                      "set key outside right top vertical Left reverse samplen 2\nset datafile missing 'NaN'\n"
+                      "plot {}\n",
+                      stem, size_text(bytes), plot));
+      if (std::system(("gnuplot '" + stem + ".gp' 2>/dev/null").c_str()) != 0)
+        throw std::runtime_error("gnuplot failed on " + stem + ".gp");
+      const std::string id = fmt::format("bandwidth-{}", ++figure_number);
+      plots += figure_html(id, inline_gnuplot_svg(stem + ".svg", id, series), series,
+                           html_escape(fmt::format("{} messages: each machine's per-PE bandwidth by pattern, side "
+                                                   "by side (what-ifs of one machine: routings, failed links, ...).",
+                                                   size_text(bytes))));
+    }
+  }
 
   HtmlTable results;
   results.id = "results";
