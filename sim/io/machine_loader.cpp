@@ -252,6 +252,10 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
       m.populated_nodes = static_cast<int>(torus.integer_at("populated_nodes", 1, m.torus().node_count()));
       sourced.push_back("torus.populated_nodes");
     }
+    // Inherited failed links name links of the base's torus: with other dims they would be other links.
+    if (derived && torus.has("dims") && !torus.has("failed_links") && !m.failed_links.empty())
+      throw InputError(top.key_pos("torus"), "torus.failed_links",
+                       "inherited from the base, whose torus has other dims: give them again (or [])");
     torus.finish();
   }
   if (m.populated_nodes > m.torus().node_count())

@@ -71,6 +71,10 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{
             "failed_link_no_router",
             "failed_link_no_router.yaml:9:18: torus.failed_links\\[0\\]: no router n24: the torus has nodes n0..n23"},
+        RejectionCase{
+            "failed_links_base_dims",
+            "failed_links_base_dims.yaml:[0-9]+:[0-9]+: torus.failed_links: inherited from the base, whose torus "
+            "has other dims"},
         RejectionCase{"failed_link_flat_ring",
                       "failed_link_flat_ring.yaml:10:7: torus.failed_links\\[0\\]: the ring along x has one position: "
                       "no link there"},
