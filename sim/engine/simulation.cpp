@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/core/enum_names.hpp"
 #include "sim/core/network_resources.hpp"
@@ -46,6 +48,19 @@ void add_routes(PlatformBuilder& platform, const core::Workload& workload) {
     }
   }
   platform.seal();
+}
+
+// With failed links some pairs may have no route: find them before SimGrid starts, since an exception
+// thrown through SimGrid's timers would leave its pending timers unfreed. Every pair an operation names
+// is checked both ways (data, requests and acknowledgements go back), each node pair once.
+void check_routable(const core::CostModel& cost, const core::Workload& workload) {
+  std::set<std::pair<int, int>> seen;
+  const core::JobPlacement& placement = cost.placement();
+  for (const core::Op& op : workload.ops) {
+    if (op.peer < 0 || op.peer == op.pe) continue;
+    for (const auto& [a, b] : {std::pair{op.pe, op.peer}, std::pair{op.peer, op.pe}})
+      if (seen.insert({placement.node_of(a), placement.node_of(b)}).second) cost.hops(a, b);  // throws UnroutablePair
+  }
 }
 
 // The one PE interpreter over `transport`, run to the end of SimGrid's simulation.
@@ -100,6 +115,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
 
   core::NetworkResources resources(machine, profile, placement);
   const core::CostModel cost(machine, profile, placement);
+  if (!machine.failed_links.empty()) check_routable(cost, workload);
   core::RunResult result;
   if (driver == Driver::Fast) {
     sg4::create_full_zone("t3sim")->seal();  // SimGrid runs only with a platform; the solver needs no more
