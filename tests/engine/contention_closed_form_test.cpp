@@ -5,7 +5,7 @@
 
 #include "driver_under_test.hpp"
 
-#include "../unit/test_machine.hpp"
+#include "closed_form_machine.hpp"
 #include "sim/core/job_placement.hpp"
 #include "sim/core/traffic_pattern.hpp"
 #include "sim/core/traffic_report.hpp"
@@ -19,17 +19,8 @@ constexpr double kLink = 100e6;
 constexpr double kBytes = 1e6;
 
 core::MachineSpec cube(int k, int pes_per_node, core::TieRule tie) {
-  core::MachineSpec m = test::small_machine();
-  m.dims = {k, k, k};
+  core::MachineSpec m = test::closed_form_machine({k, k, k}, kLink, pes_per_node);
   m.tie_rule = tie;
-  m.node.pes_per_node = pes_per_node;
-  m.network = {kLink, 0, 0, 1e15, 1e15, 16};
-  auto& p = m.profiles[0];
-  p.call_overhead = 0;
-  p.local_overhead = 0;
-  p.put_bandwidth = 1e15;
-  p.get_bandwidth = 1e15;
-  p.barrier_latency = 0;
   return m;
 }
 
@@ -48,14 +39,7 @@ Outcome run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
   return o;
 }
 
-core::PatternSpec x_shift(int distance, const core::Coord& grid) {
-  core::PatternSpec s;
-  s.kind = core::PatternKind::DimShift;
-  s.dim = 0;
-  s.distance = distance;
-  s.grid = grid;
-  return s;
-}
+using test::x_shift;
 
 void expect_every_pe_at(const Outcome& o, double rate) {
   ASSERT_EQ(o.report.sizes.size(), 1u);

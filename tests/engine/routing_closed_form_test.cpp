@@ -24,7 +24,7 @@
 
 #include "driver_under_test.hpp"
 
-#include "../unit/test_machine.hpp"
+#include "closed_form_machine.hpp"
 #include "sim/core/failed_links.hpp"
 #include "sim/core/job_placement.hpp"
 #include "sim/core/traffic_pattern.hpp"
@@ -40,17 +40,8 @@ constexpr double kLink = 100e6;
 constexpr double kBytes = 1e6;
 
 core::MachineSpec cube(core::Coord dims, core::RoutingKind routing) {
-  core::MachineSpec m = test::small_machine();
-  m.dims = dims;
+  core::MachineSpec m = test::closed_form_machine(dims, kLink);
   m.routing = routing;
-  m.node.pes_per_node = 1;
-  m.network = {kLink, 0, 0, 1e15, 1e15, 16};
-  auto& p = m.profiles[0];
-  p.call_overhead = 0;
-  p.local_overhead = 0;
-  p.put_bandwidth = 1e15;
-  p.get_bandwidth = 1e15;
-  p.barrier_latency = 0;
   return m;
 }
 
@@ -65,14 +56,7 @@ core::TrafficReport run_pattern(const core::MachineSpec& m, const core::PatternS
   return core::traffic_report(m, placement, run, core::kExchangeLabel);
 }
 
-core::PatternSpec x_shift(int distance, const core::Coord& grid) {
-  core::PatternSpec s;
-  s.kind = core::PatternKind::DimShift;
-  s.dim = 0;
-  s.distance = distance;
-  s.grid = grid;
-  return s;
-}
+using test::x_shift;
 
 core::PatternSpec of_kind(core::PatternKind kind) {
   core::PatternSpec s;
