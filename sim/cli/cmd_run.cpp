@@ -38,11 +38,9 @@ void apply_params(core::MachineSpec& m, const RunArgs& a) {
   }
   if (!a.routing.empty()) {
     const auto kind = core::routing_from_name(a.routing);
-    if (!kind) {
-      std::string names;
-      for (const auto& n : core::routing_names()) names += (names.empty() ? "" : ", ") + n;
-      throw io::InputError({"--routing", 0, 0}, "", "must be one of " + names, "'" + a.routing + "'");
-    }
+    if (!kind)
+      throw io::InputError({"--routing", 0, 0}, "", "must be one of " + core::routing_names_text(", "),
+                           "'" + a.routing + "'");
     m.routing = *kind;
   }
   for (const auto& spec : a.fail) {

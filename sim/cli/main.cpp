@@ -36,12 +36,8 @@ int main(int argc, char** argv) {
     cmd->add_option("--param", text.params,
                     "override a machine parameter: PATH=VALUE with its unit, e.g. network.router_delay=30ns or "
                     "software.profiles.shmem.put_bandwidth=300MB/s (repeatable)");
-    cmd->add_option(
-        "--routing", run.routing, "route by this instead of the machine's torus.routing: " + [] {
-          std::string names;
-          for (const auto& n : t3sim::core::routing_names()) names += (names.empty() ? "" : " | ") + n;
-          return names;
-        }());
+    cmd->add_option("--routing", run.routing,
+                    "route by this instead of the machine's torus.routing: " + t3sim::core::routing_names_text(" | "));
     cmd->add_option("--fail", run.fail,
                     "links out of service, added to the machine's torus.failed_links: nN.D+ / nN.D- (one way), nN.D "
                     "(the cable), nN (the router); comma-separated or repeated")

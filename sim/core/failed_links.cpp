@@ -45,6 +45,14 @@ std::string parse_failed_link(const Torus& torus, const std::string& spec, std::
   return "";
 }
 
+std::vector<bool> failed_link_mask(const Torus& torus, const std::vector<LinkId>& failed) {
+  std::vector<bool> mask;
+  if (failed.empty()) return mask;
+  mask.assign(static_cast<size_t>(torus.link_id_bound()), false);
+  for (LinkId l : failed) mask.at(static_cast<size_t>(l)) = true;
+  return mask;
+}
+
 void normalise_links(std::vector<LinkId>& links) {
   std::sort(links.begin(), links.end());
   links.erase(std::unique(links.begin(), links.end()), links.end());

@@ -16,6 +16,10 @@ namespace t3sim::core {
 // link along a ring of one position, not of the forms above).
 std::string parse_failed_link(const Torus& torus, const std::string& spec, std::vector<LinkId>& out);
 
+// A flag per link id of `torus`, true for the failed ones; empty when none failed (the common case: a
+// routing then checks nothing).
+std::vector<bool> failed_link_mask(const Torus& torus, const std::vector<LinkId>& failed);
+
 // Sorts and removes duplicates.
 void normalise_links(std::vector<LinkId>& links);
 

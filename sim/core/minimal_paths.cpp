@@ -5,6 +5,8 @@
 #include <queue>
 #include <utility>
 
+#include "sim/core/failed_links.hpp"
+
 namespace t3sim::core {
 namespace {
 
@@ -23,31 +25,27 @@ void emit(std::vector<std::pair<LinkId, double>>& counts, double total, std::vec
 
 }  // namespace
 
-MinimalPaths::MinimalPaths(const Torus& torus, const std::vector<LinkId>& failed) : torus_(torus) {
-  if (failed.empty()) return;
-  failed_.assign(static_cast<size_t>(torus.link_id_bound()), false);
-  for (LinkId l : failed) failed_.at(static_cast<size_t>(l)) = true;
+MinimalPaths::MinimalPaths(const Torus& torus, const std::vector<LinkId>& failed)
+    : torus_(torus), failed_(failed_link_mask(torus, failed)) {}
+
+int MinimalPaths::torus_distance(int src, int dst) const {
+  const Coord a = torus_.coord(src), b = torus_.coord(dst);
+  return torus_.ring_distance(a[0], b[0], 0) + torus_.ring_distance(a[1], b[1], 1) +
+         torus_.ring_distance(a[2], b[2], 2);
 }
 
 int MinimalPaths::split(int src, int dst, std::vector<LinkId>& links, std::vector<double>& weights) const {
   if (src == dst) return 0;
-  if (split_minimal(src, dst, links, weights)) {
-    const Coord a = torus_.coord(src), b = torus_.coord(dst);
-    return torus_.ring_distance(a[0], b[0], 0) + torus_.ring_distance(a[1], b[1], 1) +
-           torus_.ring_distance(a[2], b[2], 2);
-  }
+  if (split_minimal(src, dst, links, weights)) return torus_distance(src, dst);
   return split_detour(src, dst, &links, &weights);
 }
 
 int MinimalPaths::hops(int src, int dst) const {
   if (src == dst) return 0;
-  const Coord a = torus_.coord(src), b = torus_.coord(dst);
-  int minimal = 0;
-  for (int d = 0; d < 3; ++d) minimal += torus_.ring_distance(a[d], b[d], d);
-  if (failed_.empty()) return minimal;
+  if (failed_.empty()) return torus_distance(src, dst);
   std::vector<LinkId> links;
   std::vector<double> weights;
-  if (split_minimal(src, dst, links, weights)) return minimal;
+  if (split_minimal(src, dst, links, weights)) return torus_distance(src, dst);
   return split_detour(src, dst, nullptr, nullptr);
 }
 

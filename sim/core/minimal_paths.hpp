@@ -31,6 +31,8 @@ class MinimalPaths {
   bool failed(LinkId l) const { return !failed_.empty() && failed_[static_cast<size_t>(l)]; }
 
  private:
+  // Hops of a minimal route on the torus, failures aside: the sum of the ring distances.
+  int torus_distance(int src, int dst) const;
   // The lattice count over the minimal routes; false when failures block them all.
   bool split_minimal(int src, int dst, std::vector<LinkId>& links, std::vector<double>& weights) const;
   // The breadth-first count over the whole torus; the hop count, -1 when cut off.

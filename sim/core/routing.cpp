@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/core/enum_names.hpp"
+#include "sim/core/failed_links.hpp"
 #include "sim/core/machine_spec.hpp"
 #include "sim/core/minimal_paths.hpp"
 
@@ -25,10 +26,7 @@ std::string node_text(const Torus& torus, int node) {
 class DeterministicRouting : public Routing {
  public:
   DeterministicRouting(Router router, RoutingKind kind, const std::vector<LinkId>& failed)
-      : router_(std::move(router)), kind_(kind) {
-    if (!failed.empty()) failed_.assign(static_cast<size_t>(router_.torus().link_id_bound()), false);
-    for (LinkId l : failed) failed_.at(static_cast<size_t>(l)) = true;
-  }
+      : router_(std::move(router)), kind_(kind), failed_(failed_link_mask(router_.torus(), failed)) {}
 
   int append_links(int src_node, int dst_node, std::vector<LinkId>& links,
                    std::vector<double>& weights) const override {
@@ -113,6 +111,11 @@ UnroutablePair with_pes(const UnroutablePair& e, int src_pe, int dst_pe) {
 const char* routing_name(RoutingKind kind) { return name_in(kRoutingNames, kind); }
 std::optional<RoutingKind> routing_from_name(const std::string& name) { return value_in(kRoutingNames, name); }
 std::vector<std::string> routing_names() { return names_in(kRoutingNames); }
+std::string routing_names_text(const std::string& separator) {
+  std::string text;
+  for (const auto& n : routing_names()) text += (text.empty() ? "" : separator) + n;
+  return text;
+}
 const std::vector<RoutingKind>& all_routings() {
   static const std::vector<RoutingKind> kinds = {RoutingKind::DimensionOrder, RoutingKind::DirectionOrder,
                                                  RoutingKind::MinimalOblivious};

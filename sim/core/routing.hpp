@@ -68,6 +68,8 @@ std::unique_ptr<Routing> make_routing(const MachineSpec& machine);
 const char* routing_name(RoutingKind kind);
 std::optional<RoutingKind> routing_from_name(const std::string& name);
 std::vector<std::string> routing_names();
+// The names joined by `separator` ("dimension_order, direction_order, ..."), for messages and help.
+std::string routing_names_text(const std::string& separator);
 const std::vector<RoutingKind>& all_routings();
 
 }  // namespace t3sim::core

@@ -64,10 +64,8 @@ core::TieRule read_tie_rule(MapReader& torus) {
 core::RoutingKind read_routing(MapReader& torus) {
   const std::string text = torus.string_at("routing");
   if (auto kind = core::routing_from_name(text)) return *kind;
-  std::string names;
-  for (const std::string& n : core::routing_names()) names += (names.empty() ? "" : ", ") + n;
   throw InputError(pos_of(torus.file(), torus.node()["routing"]), torus.child_path("routing"),
-                   "must be one of " + names, "'" + text + "'");
+                   "must be one of " + core::routing_names_text(", "), "'" + text + "'");
 }
 
 std::vector<core::LinkId> read_failed_links(MapReader& torus, const core::Torus& shape) {
