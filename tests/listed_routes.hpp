@@ -22,7 +22,10 @@ struct Listed {
   std::map<LinkId, double> share;
 };
 
-inline Listed list_routes(const Torus& t, int src, int dst, const std::vector<bool>& failed) {
+// Calls visit(route) with every shortest route from src to dst over the links that work (links in
+// order); returns their length (-1 when none, 0 when src == dst: nothing visited).
+inline int for_each_route(const Torus& t, int src, int dst, const std::vector<bool>& failed,
+                          const std::function<void(const std::vector<LinkId>&)>& visit) {
   auto works = [&](LinkId l) { return failed.empty() || !failed[static_cast<size_t>(l)]; };
   // Distance to dst from every node, against the links' direction.
   std::vector<int> to_dst(static_cast<size_t>(t.node_count()), -1);
@@ -42,17 +45,13 @@ inline Listed list_routes(const Torus& t, int src, int dst, const std::vector<bo
         q.push(u);
       }
   }
-  Listed out;
-  out.length = to_dst[static_cast<size_t>(src)];
-  if (out.length <= 0) return out;
-  std::map<LinkId, double> count;
-  double routes = 0;
+  const int length = to_dst[static_cast<size_t>(src)];
+  if (length <= 0) return length;
   std::vector<LinkId> path;
   // Depth-first: each step must bring the packet one hop closer.
   std::function<void(int)> walk = [&](int u) {
     if (u == dst) {
-      ++routes;
-      for (LinkId l : path) count[l] += 1;
+      visit(path);
       return;
     }
     for (int d = 0; d < 3; ++d)
@@ -67,6 +66,17 @@ inline Listed list_routes(const Torus& t, int src, int dst, const std::vector<bo
       }
   };
   walk(src);
+  return length;
+}
+
+inline Listed list_routes(const Torus& t, int src, int dst, const std::vector<bool>& failed) {
+  Listed out;
+  std::map<LinkId, double> count;
+  double routes = 0;
+  out.length = for_each_route(t, src, dst, failed, [&](const std::vector<LinkId>& route) {
+    ++routes;
+    for (LinkId l : route) count[l] += 1;
+  });
   for (auto& [l, n] : count) out.share[l] = n / routes;
   return out;
 }

@@ -1,6 +1,7 @@
 // `t3sim route`: the links between two PEs under the machine's routing and under every other (or one,
 // --routing), over the machine's failed links and --fail: a single route hop by hop, a multipath
-// routing's links with the share of the flow on each, nearest the source first.
+// routing's links with the share of the flow on each, nearest the source first (minimal_adaptive: the
+// route a flow alone takes; its shares follow the load only during a run).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -89,6 +90,8 @@ int cmd_route(const RouteArgs& a) {
       ++unroutable;
       continue;
     }
+    if (routing->adaptive_paths() != nullptr)
+      std::cout << "  shares follow the load during a run (up to 4 routes); alone on an idle torus:\n";
     if (routing->single_route())
       print_single_route(variant, a_node, b_node);
     else

@@ -106,9 +106,8 @@ void FlowSolver::detach(EntryId e) {
 
 EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) { return add_flow(path, {}, cap); }
 
-EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap) {
-  if (!(cap > 0))
-    throw std::invalid_argument("FlowSolver: a flow's cap must be positive (got " + std::to_string(cap) + ")");
+const std::vector<double>& FlowSolver::checked_weights(const std::vector<ResourceId>& path,
+                                                       const std::vector<double>& weights) const {
   for (ResourceId r : path)
     if (r < 0 || r >= resource_count()) throw std::out_of_range("FlowSolver: no resource " + std::to_string(r));
   if (!weights.empty() && weights.size() != path.size())
@@ -122,7 +121,13 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vec
   }
   // All weights 1 is the unweighted flow: one representation, so that such flows share an entry.
   static const std::vector<double> kUnit;
-  const std::vector<double>& key = unit ? kUnit : weights;
+  return unit ? kUnit : weights;
+}
+
+EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap) {
+  if (!(cap > 0))
+    throw std::invalid_argument("FlowSolver: a flow's cap must be positive (got " + std::to_string(cap) + ")");
+  const std::vector<double>& key = checked_weights(path, weights);
   ++flows_;
   const size_t hash = path_hash(path, key, cap);
   const EntryId found = find_entry(path, key, cap, hash);
@@ -179,6 +184,36 @@ void FlowSolver::remove_flow(EntryId e) {
   trial_[static_cast<size_t>(e)] = 0;
   // Keep free ids sorted descending so that back() is the lowest.
   free_ids_.insert(std::upper_bound(free_ids_.begin(), free_ids_.end(), e, std::greater<>()), e);
+}
+
+void FlowSolver::join(EntryId e) {
+  if (e < 0 || e >= entry_bound() || !alive(e))
+    throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to join");
+  ++flows_;
+  ++entries_[static_cast<size_t>(e)].count;
+  mark_dirty(e);
+}
+
+void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights) {
+  if (e < 0 || e >= entry_bound() || !alive(e))
+    throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to reroute");
+  const std::vector<double>& key = checked_weights(path, weights);
+  Entry& en = entries_[static_cast<size_t>(e)];
+  mark_dirty(e);  // the resources it leaves
+  detach(e);
+  set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources
+  auto [first, last] = by_path_.equal_range(en.hash);
+  for (auto it = first; it != last; ++it)
+    if (it->second == e) {
+      by_path_.erase(it);
+      break;
+    }
+  en.path = path;
+  en.weight = key;
+  en.hash = path_hash(path, key, en.cap);
+  attach(e);
+  by_path_.emplace(en.hash, e);
+  mark_dirty(e);  // the resources it joins
 }
 
 const FlowSolver::Scratch& FlowSolver::committed(ResourceId r) const {

@@ -65,6 +65,13 @@ class FlowSolver {
   EntryId add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap);
   // One flow of entry e fewer (its flow completed or was cancelled).
   void remove_flow(EntryId e);
+  // One more flow in the live entry e, whatever its path is now (adaptive routing keeps a pair's
+  // flows in one entry while it moves the entry's routes).
+  void join(EntryId e);
+  // Entry e's flows take `path` with `weights` from now on (same rules as add_flow): its old and new
+  // resources are re-solved at the next solve, as a removal and an addition would be. The entry keeps
+  // its id, multiplicity and cap, and is not merged with another entry of the same path.
+  void reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights);
 
   // Brings every rate up to date with the flows added and removed since the last solve. Returns the
   // entries that exist now and whose rate differs from the one before (new entries included), in id
@@ -80,6 +87,11 @@ class FlowSolver {
   double weight(EntryId e, std::size_t i) const { return weight_of(entries_.at(static_cast<std::size_t>(e)), i); }
   double cap(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).cap; }
   int entry_bound() const { return static_cast<int>(entries_.size()); }  // ids are below this
+  // As of the last solve: the load on r (sum of multiplicity x weight x rate, bytes/s), the fastest
+  // per-flow rate among its users, and the resource that holds entry e at its rate (-1: its cap).
+  double load(ResourceId r) const { return committed(r).load; }
+  double fastest(ResourceId r) const { return committed(r).fastest; }
+  int bottleneck(EntryId e) const { return bottleneck_.at(static_cast<std::size_t>(e)); }
   int flow_count() const { return flows_; }
 
   // The rates a solve from scratch gives for every entry (index: entry id; 0 for free ids), without
@@ -114,6 +126,9 @@ class FlowSolver {
   EntryId find_entry(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap,
                      std::size_t hash) const;
 
+  // The weights as stored (empty when all are 1), after checking path and weights; throws.
+  const std::vector<double>& checked_weights(const std::vector<ResourceId>& path,
+                                             const std::vector<double>& weights) const;
   void mark_dirty(EntryId e);
   void attach(EntryId e);
   void detach(EntryId e);

@@ -115,16 +115,19 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"torus.tie_rule", "plus|minus|balanced",
        "direction taken at ring distance exactly k/2; balanced: + from an even coordinate along that "
        "dimension, - from an odd one (half the k/2 pairs each way)"},
-      {"torus.routing", "dimension_order|direction_order|minimal_oblivious (optional)",
+      {"torus.routing", "dimension_order|direction_order|minimal_oblivious|minimal_adaptive (optional)",
        "how packets choose their links; default dimension_order. dimension_order: one route, dimensions in "
        "torus.dimension_order (the T3D's). direction_order: one route, every + hop before every - hop, "
        "+x +y +z -x -y -z (the T3E's deterministic escape order: Dally & Towles, Principles and Practices of "
        "Interconnection Networks, 2004, sec. 14.6). minimal_oblivious: each flow spread evenly over all its "
        "shortest routes (both ways at k/2), a link carrying the fraction of them that crosses it; routes "
-       "around failed links"},
+       "around failed links. minimal_adaptive: each flow over up to 4 shortest routes with shares that follow "
+       "the load, moved until no flow is held by a link while another shortest route offers it 1% more (the "
+       "T3E's fully adaptive minimal routing: Scott and Thorson, The Cray T3E Network, HOT Interconnects IV, "
+       "1996); fast driver only; routes around failed links"},
       {"torus.failed_links", "list of link names (optional)",
        "links out of service: nN.D+ / nN.D- one way (as `route` prints), nN.D the cable to the + neighbour "
-       "both ways, nN the whole router; only minimal routings route around them"},
+       "both ways, nN the whole router; only the minimal routings route around them"},
       {"torus.populated_nodes", "integer (optional)", "positions 0..n-1 hold PEs; the rest only route; default all"},
       {"software.default_profile", "string", "profile used when --profile is not given"},
       {"software.scale_with_clock", "list of profile time keys", "with a base: scale these by base clock / clock"},

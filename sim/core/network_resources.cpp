@@ -60,9 +60,8 @@ const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe) {
   return path_;
 }
 
-const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe, FlowKind kind) {
+void NetworkResources::add_pe_rates(int src_pe, int dst_pe, FlowKind kind) {
   assert(profile_ != nullptr);
-  path(src_pe, dst_pe);
   auto add = [this](ResourceId r) {
     path_.push_back(r);
     weights_.push_back(1.0);
@@ -70,6 +69,22 @@ const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe, Fl
   if (kind == FlowKind::Put) add(issue_of(src_pe));
   if (kind == FlowKind::GetData || kind == FlowKind::MessageData) add(receive_of(dst_pe));
   if (kind == FlowKind::MessageData && mpi_pes_ > 0) add(mpi_of(dst_pe));
+}
+
+const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe, FlowKind kind) {
+  path(src_pe, dst_pe);
+  add_pe_rates(src_pe, dst_pe, kind);
+  return path_;
+}
+
+const std::vector<ResourceId>& NetworkResources::endpoints(int src_pe, int dst_pe, FlowKind kind) {
+  path_.clear();
+  weights_.clear();
+  path_.push_back(placement_.node_of(src_pe));
+  weights_.push_back(1.0);
+  path_.push_back(nodes_ + placement_.node_of(dst_pe));
+  weights_.push_back(1.0);
+  add_pe_rates(src_pe, dst_pe, kind);
   return path_;
 }
 

@@ -41,6 +41,13 @@ class NetworkResources {
   // destination's (the initiator's) receive rate for get data (and its MPI rate for rendezvous
   // data, if the profile has one), none for a get request. Only with a profile.
   const std::vector<ResourceId>& path(int src_pe, int dst_pe, FlowKind kind);
+  // The resources of that flow other than torus links (interfaces and PE rates), for a routing that
+  // picks the links itself (minimal_adaptive); the reference stays valid until the next call.
+  const std::vector<ResourceId>& endpoints(int src_pe, int dst_pe, FlowKind kind);
+  int node_of(int pe) const { return placement_.node_of(pe); }
+  // Torus link l is resource link_resource(l), for l < link_bound().
+  ResourceId link_resource(LinkId l) const { return 2 * nodes_ + l; }
+  int link_bound() const { return link_bound_; }
   // The fraction of the flow on each resource of the last path (same order; 1 but on the links of a
   // multipath routing).
   const std::vector<double>& weights() const { return weights_; }
@@ -54,6 +61,8 @@ class NetworkResources {
   ResourceId issue_of(int pe) const { return 2 * nodes_ + link_bound_ + pe; }
   ResourceId receive_of(int pe) const { return issue_of(pes_) + pe; }
   ResourceId mpi_of(int pe) const { return receive_of(pes_) + pe; }
+  // Appends the PE rates a flow of `kind` draws on to path_ (weight 1 each).
+  void add_pe_rates(int src_pe, int dst_pe, FlowKind kind);
 
   const MachineSpec& machine_;
   const SoftwareProfile* profile_;  // null: the network alone

@@ -51,6 +51,10 @@ struct RunResult {
   InternTable labels;               // the names of OpRecord::label (the workload's label table)
   std::vector<Transfer> transfers;  // sorted by (start, src, dst, end)
   std::string placement;            // how the job's PEs were placed
+  // Bytes of data each network resource carried (NetworkResources' numbering: interfaces, then links),
+  // when the links a transfer used depend on the load (minimal_adaptive); empty when they follow from
+  // the routing alone (the reports then route the transfers themselves).
+  std::vector<double> network_bytes;
 };
 
 void sort_records(std::vector<OpRecord>& records);

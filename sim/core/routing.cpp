@@ -10,10 +10,11 @@
 namespace t3sim::core {
 namespace {
 
-constexpr NameTable<RoutingKind, 3> kRoutingNames = {
+constexpr NameTable<RoutingKind, 4> kRoutingNames = {
     {RoutingKind::DimensionOrder, "dimension_order"},
     {RoutingKind::DirectionOrder, "direction_order"},
     {RoutingKind::MinimalOblivious, "minimal_oblivious"},
+    {RoutingKind::MinimalAdaptive, "minimal_adaptive"},
 };
 
 std::string node_text(const Torus& torus, int node) {
@@ -61,14 +62,23 @@ class DeterministicRouting : public Routing {
   std::vector<bool> failed_;  // by link id; empty when none failed
 };
 
-class MinimalObliviousRouting : public Routing {
+// The minimal routings: shortest working routes, spread evenly (oblivious) or by load (adaptive).
+class MinimalRouting : public Routing {
  public:
-  MinimalObliviousRouting(const Torus& torus, const std::vector<LinkId>& failed)
-      : paths_(torus, failed), torus_(torus) {}
+  MinimalRouting(const Torus& torus, const std::vector<LinkId>& failed, bool adaptive)
+      : paths_(torus, failed), torus_(torus), adaptive_(adaptive) {}
 
   int append_links(int src_node, int dst_node, std::vector<LinkId>& links,
                    std::vector<double>& weights) const override {
-    const int hops = paths_.split(src_node, dst_node, links, weights);
+    int hops;
+    if (adaptive_) {  // alone on the network: the widest route of an idle torus
+      const size_t start = links.size();
+      hops = paths_.widest_route(
+          src_node, dst_node, [](LinkId) { return 1.0; }, links);
+      weights.resize(weights.size() + (links.size() - start), 1.0);
+    } else {
+      hops = paths_.split(src_node, dst_node, links, weights);
+    }
     if (hops < 0) cut_off(src_node, dst_node);
     return hops;
   }
@@ -78,6 +88,7 @@ class MinimalObliviousRouting : public Routing {
     if (hops < 0) cut_off(src_node, dst_node);
     return hops;
   }
+  const MinimalPaths* adaptive_paths() const override { return adaptive_ ? &paths_ : nullptr; }
 
  private:
   [[noreturn]] void cut_off(int src_node, int dst_node) const {
@@ -88,6 +99,7 @@ class MinimalObliviousRouting : public Routing {
 
   MinimalPaths paths_;
   Torus torus_;
+  bool adaptive_;
 };
 
 }  // namespace
@@ -98,9 +110,11 @@ std::unique_ptr<Routing> make_routing(const MachineSpec& machine) {
     case RoutingKind::DirectionOrder:
       return std::make_unique<DeterministicRouting>(machine.router(), machine.routing, machine.failed_links);
     case RoutingKind::MinimalOblivious:
+    case RoutingKind::MinimalAdaptive:
       break;
   }
-  return std::make_unique<MinimalObliviousRouting>(machine.torus(), machine.failed_links);
+  return std::make_unique<MinimalRouting>(machine.torus(), machine.failed_links,
+                                          machine.routing == RoutingKind::MinimalAdaptive);
 }
 
 UnroutablePair with_pes(const UnroutablePair& e, int src_pe, int dst_pe) {
@@ -118,7 +132,7 @@ std::string routing_names_text(const std::string& separator) {
 }
 const std::vector<RoutingKind>& all_routings() {
   static const std::vector<RoutingKind> kinds = {RoutingKind::DimensionOrder, RoutingKind::DirectionOrder,
-                                                 RoutingKind::MinimalOblivious};
+                                                 RoutingKind::MinimalOblivious, RoutingKind::MinimalAdaptive};
   return kinds;
 }
 

@@ -8,6 +8,10 @@
 // - minimal_oblivious: the flow spread evenly over all shortest routes that avoid failed links, so a
 //   link carries the fraction of those routes that cross it (minimal_paths.hpp). Packets of a flow
 //   picking among minimal paths without regard to load, seen as a fluid.
+// - minimal_adaptive: each flow spread over a few minimal routes with shares that follow the load
+//   (adaptive_splits.hpp), set by the fast transport as rates change. Alone on the network a flow
+//   takes the widest route of an idle torus, the dimension-order one: that is what append_links
+//   gives (the uncontended cost model, reports of routes).
 // Failed links (MachineSpec::failed_links): the deterministic routings cannot avoid them (a route that
 // crosses one throws UnroutablePair, naming the pair and the link); the minimal routings use the
 // shortest routes that avoid them, which are longer than the torus distance when every minimal route
@@ -24,8 +28,9 @@
 namespace t3sim::core {
 
 struct MachineSpec;
+class MinimalPaths;
 
-enum class RoutingKind { DimensionOrder, DirectionOrder, MinimalOblivious };
+enum class RoutingKind { DimensionOrder, DirectionOrder, MinimalOblivious, MinimalAdaptive };
 
 // The pair's traffic cannot reach its destination under the routing (a deterministic route crosses a
 // failed link, or failures cut the torus in two).
@@ -57,6 +62,9 @@ class Routing {
                            std::vector<double>& weights) const = 0;
   // Whether every pair uses one route (every weight 1).
   virtual bool single_route() const = 0;
+  // The minimal routes an adaptive routing chooses among as load changes; null for a routing whose
+  // links are fixed in advance (append_links is then the whole story).
+  virtual const MinimalPaths* adaptive_paths() const { return nullptr; }
   // Hops a packet takes from src_node to dst_node. Throws UnroutablePair.
   virtual int hop_count(int src_node, int dst_node) const = 0;
 };

@@ -64,30 +64,27 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
     const bool plus = Torus::link_dir(link) == Direction::Plus;
     return plus ? (c == k / 2 - 1 || c == k - 1) : (c == k / 2 || c == 0);
   };
+  auto carry = [&](ResourceId r, double bytes) {
+    used[static_cast<size_t>(r)] = 1;
+    bytes_on[static_cast<size_t>(r)] += bytes;
+    utilisation_on[static_cast<size_t>(r)] += run.makespan > 0 ? bytes / (resources.capacity(r) * run.makespan) : 0;
+    if (r >= 2 * nodes && crosses_bisection(r - 2 * nodes)) rep.bisection_bytes += bytes;
+  };
   for (const auto& t : run.transfers) {
     const bool in_job = job_pes < 0 || (t.src < job_pes && t.dst < job_pes);
     if (in_job) sent[t.iteration][t.mover()] += t.bytes;  // a get's data is the getter's
     if (in_job && t.end > t.start) pairs[t.iteration].push_back(t.bytes / (t.end - t.start));
     if (t.src == t.dst) {  // a local copy still passes its node's interfaces in the report
-      for (ResourceId r : {placement.node_of(t.src), nodes + placement.node_of(t.dst)}) {
-        used[static_cast<size_t>(r)] = 1;
-        bytes_on[static_cast<size_t>(r)] += t.bytes;
-        utilisation_on[static_cast<size_t>(r)] +=
-            run.makespan > 0 ? t.bytes / (resources.capacity(r) * run.makespan) : 0;
-      }
+      for (ResourceId r : {placement.node_of(t.src), nodes + placement.node_of(t.dst)}) carry(r, t.bytes);
       continue;
     }
+    if (!run.network_bytes.empty()) continue;  // the transport counted what each resource carried
     const std::vector<ResourceId>& path = resources.path(t.src, t.dst);
     const std::vector<double>& weights = resources.weights();  // the share of the bytes on each
-    for (size_t i = 0; i < path.size(); ++i) {
-      const ResourceId r = path[i];
-      const double bytes = t.bytes * weights[i];
-      used[static_cast<size_t>(r)] = 1;
-      bytes_on[static_cast<size_t>(r)] += bytes;
-      utilisation_on[static_cast<size_t>(r)] += run.makespan > 0 ? bytes / (resources.capacity(r) * run.makespan) : 0;
-      if (r >= 2 * nodes && crosses_bisection(r - 2 * nodes)) rep.bisection_bytes += bytes;
-    }
+    for (size_t i = 0; i < path.size(); ++i) carry(path[i], t.bytes * weights[i]);
   }
+  for (size_t r = 0; r < run.network_bytes.size(); ++r)
+    if (run.network_bytes[r] > 0) carry(static_cast<ResourceId>(r), run.network_bytes[r]);
   std::map<std::string, LinkLoad> loads;
   for (ResourceId r = 0; r < resources.count(); ++r) {
     if (!used[static_cast<size_t>(r)]) continue;

@@ -121,6 +121,10 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     sg4::create_full_zone("t3sim")->seal();  // SimGrid runs only with a platform; the solver needs no more
     SolverTransport transport(cost, resources);
     result = interpret(cost, workload, transport, engine);
+    if (!transport.carried().empty()) {  // interfaces and links only, as the reports number them
+      const auto network = static_cast<long>(resources.link_resource(resources.link_bound()));
+      result.network_bytes.assign(transport.carried().begin(), transport.carried().begin() + network);
+    }
     // Diagnostic (stderr, so outputs stay byte-identical): how much work the solver did.
     if (std::getenv("T3SIM_SOLVER_STATS") != nullptr) {
       const core::FlowSolver::Stats& st = transport.solver().stats();
@@ -131,6 +135,11 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
                    static_cast<unsigned long long>(st.entries_solved), static_cast<unsigned long long>(st.rate_changes),
                    static_cast<unsigned long long>(st.fill_users), static_cast<unsigned long long>(st.check_users),
                    static_cast<unsigned long long>(st.checks));
+      if (const core::AdaptiveSplits* a = transport.adaptive())
+        std::fprintf(stderr, "adaptive routing: %llu entries examined, %llu shares moved, %llu instants unconverged\n",
+                     static_cast<unsigned long long>(a->stats().examined),
+                     static_cast<unsigned long long>(a->stats().moves),
+                     static_cast<unsigned long long>(a->stats().unconverged));
     }
   } else {
     // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.

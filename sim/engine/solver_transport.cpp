@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace t3sim::engine {
 
@@ -14,13 +15,23 @@ using simgrid::kernel::timer::Timer;
 SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResources& resources)
     : cost_(cost), resources_(resources) {
   for (core::ResourceId r = 0; r < resources.count(); ++r) solver_.add_resource(resources.capacity(r));
+  if (const core::MinimalPaths* paths = resources.routing().adaptive_paths()) {
+    adaptive_ = std::make_unique<core::AdaptiveSplits>(*paths, resources.link_resource(0), resources.link_bound());
+    carried_.assign(static_cast<size_t>(resources.count()), 0.0);
+  }
 }
 
 double SolverTransport::now() const { return sg4::Engine::get_clock(); }
 
-void SolverTransport::EntryState::advance(double now) {
-  progress += rate * (now - since);
-  since = now;
+void SolverTransport::advance(core::EntryId e, double now, int flows) {
+  EntryState& s = entries_[static_cast<size_t>(e)];
+  const double moved = s.rate * (now - s.since);
+  s.progress += moved;
+  s.since = now;
+  if (carried_.empty() || !s.data || !(moved > 0) || flows <= 0) return;
+  const std::vector<core::ResourceId>& path = solver_.path(e);
+  for (size_t i = 0; i < path.size(); ++i)
+    carried_[static_cast<size_t>(path[i])] += moved * flows * solver_.weight(e, i);
 }
 
 void SolverTransport::after(double delay, Callback then) {
@@ -31,8 +42,18 @@ void SolverTransport::after(double delay, Callback then) {
 void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, Callback then) {
   const int id = callbacks_.put(std::move(then));
   const double t = now();
-  const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
-  const core::EntryId e = solver_.add_flow(path, resources_.weights(), INFINITY);
+  core::EntryId e;
+  if (adaptive_) {
+    // A pair's flows of one kind share an entry (PE ids fit in 28 bits: the job's size is checked).
+    const uint64_t key =
+        (static_cast<uint64_t>(src) << 32 | static_cast<uint64_t>(dst) << 4) | static_cast<uint64_t>(kind);
+    e = adaptive_->add_flow(solver_, key, resources_.node_of(src), resources_.node_of(dst),
+                            resources_.endpoints(src, dst, kind));
+    if (e < 0) throw std::logic_error("minimal_adaptive: no route left between the PEs (checked before the run)");
+  } else {
+    const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
+    e = solver_.add_flow(path, resources_.weights(), INFINITY);
+  }
   if (entries_.size() <= static_cast<size_t>(e)) entries_.resize(static_cast<size_t>(e) + 1);
   EntryState& s = entries_[static_cast<size_t>(e)];
   if (solver_.multiplicity(e) == 1) {  // a new entry (or a freed id reused): progress starts again
@@ -40,8 +61,9 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     s.rate = 0;
     s.since = t;
     s.flows.clear();
+    s.data = kind != core::FlowKind::GetRequest;
   }
-  s.advance(t);
+  advance(e, t, solver_.multiplicity(e) - 1);  // the flows it had until now
   s.flows.push_back({s.progress + bytes, calendar_.take_sequence(), id});
   std::push_heap(s.flows.begin(), s.flows.end(), std::greater<>());
   joined_.push_back(e);
@@ -102,15 +124,39 @@ bool SolverTransport::run_next(double t) {
 void SolverTransport::solve(double now) {
   dirty_ = false;
   ++instants_;
-  for (core::EntryId e : solver_.solve()) {
-    EntryState& s = entries_[static_cast<size_t>(e)];
-    s.advance(now);
-    s.rate = solver_.rate(e);
-    schedule(e, now);
-  }
+  apply(solver_.solve(), now);
   for (core::EntryId e : joined_)  // a new flow may end first even where the rate did not change
     if (solver_.alive(e)) schedule(e, now);
   joined_.clear();
+  if (adaptive_) rebalance(now);
+}
+
+void SolverTransport::apply(const std::vector<core::EntryId>& changed, double now) {
+  if (adaptive_) candidates_ = changed;  // valid only until the next solve
+  for (core::EntryId e : changed) {
+    advance(e, now, solver_.multiplicity(e));
+    entries_[static_cast<size_t>(e)].rate = solver_.rate(e);
+    schedule(e, now);
+  }
+}
+
+void SolverTransport::rebalance(double now) {
+  adaptive_->solved();
+  for (int round = 0; round < core::AdaptiveSplits::kRounds; ++round) {
+    // Only entries whose earliest flow still has kRevisitLeft to run at its new rate.
+    size_t kept = 0;
+    for (core::EntryId e : candidates_) {
+      const EntryState& s = entries_[static_cast<size_t>(e)];
+      if (!solver_.alive(e) || s.flows.empty() || !(s.rate > 0)) continue;
+      if ((s.flows.front().target - s.progress) / s.rate >= core::AdaptiveSplits::kRevisitLeft) candidates_[kept++] = e;
+    }
+    candidates_.resize(kept);
+    const auto before_move = [&](core::EntryId e) { advance(e, now, solver_.multiplicity(e)); };
+    if (candidates_.empty() || adaptive_->rebalance(solver_, candidates_, before_move) == 0) return;
+    apply(solver_.solve(), now);  // moved shares change rates at this same instant
+    adaptive_->solved();
+  }
+  ++adaptive_->stats().unconverged;
 }
 
 void SolverTransport::schedule(core::EntryId e, double now) {
@@ -124,11 +170,11 @@ void SolverTransport::schedule(core::EntryId e, double now) {
 }
 
 void SolverTransport::complete(core::EntryId e, double now) {
+  advance(e, now, solver_.multiplicity(e));
   EntryState& s = entries_[static_cast<size_t>(e)];
   // Its earliest flow ends now, by definition: progress is its target (no rounding drift), and every
   // flow of the entry that ends at the same progress ends with it.
   s.progress = std::max(s.progress, s.flows.front().target);
-  s.since = now;
   std::vector<int>& done = done_;  // complete() does not re-enter: callbacks only start flows
   done.clear();
   while (!s.flows.empty() && s.flows.front().target <= s.progress) {
@@ -137,6 +183,7 @@ void SolverTransport::complete(core::EntryId e, double now) {
     s.flows.pop_back();
     solver_.remove_flow(e);
   }
+  if (adaptive_ && !solver_.alive(e)) adaptive_->forget(e);
   dirty_ = true;
   schedule(e, now);  // the next flow at the current rate, until the solve (or none)
   for (int id : done) callbacks_.take(id)();

@@ -9,10 +9,15 @@
 // timer at its head: SimGrid advances the clock, and every event due at an instant runs before the
 // solver runs once for that instant (SimGrid 3.32 has no hook at the end of an instant, and its
 // timers of equal date run in no defined order, so the queues are our own).
+// Under minimal_adaptive routing a pair's flows of one kind are one entry whose routes follow the
+// load (core/adaptive_splits.hpp): after each solve the entries whose rates changed may move shares
+// of their flow and the instant is solved again, a few rounds at most.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "sim/core/adaptive_splits.hpp"
 #include "sim/core/callback_slots.hpp"
 #include "sim/core/cost_model.hpp"
 #include "sim/core/event_calendar.hpp"
@@ -36,6 +41,11 @@ class SolverTransport : public core::Transport {
 
   const core::FlowSolver& solver() const { return solver_; }
   uint64_t instants() const { return instants_; }  // instants with a solve
+  // Bytes each resource carried (data flows; NetworkResources numbering), under adaptive routing,
+  // where the links a transfer used depend on the load; empty under the other routings.
+  const std::vector<double>& carried() const { return carried_; }
+  // The adaptive routing's work (null under a routing fixed in advance).
+  const core::AdaptiveSplits* adaptive() const { return adaptive_.get(); }
 
  private:
   struct Waiting {  // a flow of an entry, by the progress at which it ends
@@ -49,19 +59,27 @@ class SolverTransport : public core::Transport {
     double since = 0;
     double rate = 0;             // bytes/s per flow since `since`
     std::vector<Waiting> flows;  // min-heap by target
-    void advance(double now);
+    bool data = true;            // carries data (not get requests): counted in carried()
   };
   void arm();
   void on_timer();
   bool run_next(double t);  // runs the earliest due event of either queue; false when none is due
   double next_time() const;
   void solve(double now);
+  void apply(const std::vector<core::EntryId>& changed, double now);  // new rates: progress and ends
+  // Brings e's progress to `now`, its `flows` flows having moved at its rate since; adds the bytes to
+  // carried_ over its path (adaptive routing only: the links a flow used are known only here).
+  void advance(core::EntryId e, double now, int flows);
+  void rebalance(double now);  // adaptive routing's rounds at this instant
   void schedule(core::EntryId e, double now);
   void complete(core::EntryId e, double now);
 
   const core::CostModel& cost_;
   core::NetworkResources& resources_;
   core::FlowSolver solver_;
+  std::unique_ptr<core::AdaptiveSplits> adaptive_;
+  std::vector<double> carried_;
+  std::vector<core::EntryId> candidates_;  // rebalance(): entries whose rate changed in the last solve
   core::EventCalendar calendar_;
   core::IndexedHeap completions_;      // each entry's earliest end, moved in place when its rate changes
   std::vector<EntryState> entries_;    // by solver entry id

@@ -3,6 +3,9 @@
 // at exactly its max-min share of the links.
 #pragma once
 #include "../unit/test_machine.hpp"
+#include "driver_under_test.hpp"
+#include "sim/core/job_placement.hpp"
+#include "sim/core/traffic_report.hpp"
 #include "sim/core/machine_spec.hpp"
 #include "sim/core/traffic_pattern.hpp"
 
@@ -30,6 +33,18 @@ inline core::PatternSpec x_shift(int distance, const core::Coord& grid) {
   s.distance = distance;
   s.grid = grid;
   return s;
+}
+
+// One measurement of `spec` on every PE of m (contiguous), `bytes` per message, under the driver
+// under test: its traffic report.
+inline core::TrafficReport run_closed_form_pattern(const core::MachineSpec& m, const core::PatternSpec& spec,
+                                                   double bytes) {
+  const int pes = m.pe_count();
+  core::Workload w = workload("pattern", pes, {});
+  core::append_pattern_measurement(w, spec, pes, bytes, 0);
+  const auto placement = core::JobPlacement::contiguous(m, pes);
+  const auto run = engine::simulate(m, m.profiles[0], w, placement, driver_under_test());
+  return core::traffic_report(m, placement, run, core::kExchangeLabel);
 }
 
 }  // namespace t3sim::test

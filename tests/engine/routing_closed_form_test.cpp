@@ -48,12 +48,7 @@ core::MachineSpec cube(core::Coord dims, core::RoutingKind routing) {
 bool multipath(const core::MachineSpec& m) { return !core::make_routing(m)->single_route(); }
 
 core::TrafficReport run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
-  const int pes = m.pe_count();
-  core::Workload w = test::workload("pattern", pes, {});
-  core::append_pattern_measurement(w, spec, pes, kBytes, 0);
-  const auto placement = core::JobPlacement::contiguous(m, pes);
-  const auto run = engine::simulate(m, m.profiles[0], w, placement, driver_under_test());
-  return core::traffic_report(m, placement, run, core::kExchangeLabel);
+  return test::run_closed_form_pattern(m, spec, kBytes);
 }
 
 using test::x_shift;

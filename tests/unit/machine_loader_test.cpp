@@ -64,7 +64,7 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"tie_rule_unknown", "torus.tie_rule: must be plus, minus or balanced \\(got 'random'\\)"},
         RejectionCase{"routing_unknown",
                       "routing_unknown.yaml:9:12: torus.routing: must be one of dimension_order, direction_order, "
-                      "minimal_oblivious \\(got 'adaptive_magic'\\)"},
+                      "minimal_oblivious, minimal_adaptive \\(got 'adaptive_magic'\\)"},
         RejectionCase{"failed_link_bad_form",
                       "failed_link_bad_form.yaml:9:25: torus.failed_links\\[1\\]: must be nN \\(a router\\), "
                       "nN.D.*\\(got 'n4.w\\+'\\)"},
