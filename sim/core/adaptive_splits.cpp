@@ -6,8 +6,8 @@
 
 namespace t3sim::core {
 
-AdaptiveSplits::AdaptiveSplits(const MinimalPaths& paths, ResourceId link_offset, int link_bound)
-    : paths_(paths), link_offset_(link_offset), link_bound_(link_bound) {}
+AdaptiveSplits::AdaptiveSplits(const MinimalPaths& paths, ResourceId link_offset, int link_bound, int max_moves)
+    : paths_(paths), link_offset_(link_offset), link_bound_(link_bound), max_moves_(max_moves) {}
 
 void AdaptiveSplits::compose(EntryState& s, std::vector<ResourceId>& path, std::vector<double>& weights) const {
   s.link_weight.clear();
@@ -110,7 +110,7 @@ int AdaptiveSplits::rebalance(FlowSolver& solver, const std::vector<EntryId>& ca
   for (EntryId e : candidates) {
     if (!solver.alive(e) || static_cast<size_t>(e) >= state_.size()) continue;
     EntryState& s = state_[static_cast<size_t>(e)];
-    if (s.routes.empty()) continue;
+    if (s.routes.empty() || s.moves >= max_moves_) continue;
     ++stats_.examined;
     if (!held_by_link(solver, e)) continue;
     const double rate = solver.rate(e);

@@ -24,10 +24,11 @@
 // promising), and across instants the iteration goes on as rates change. Measured on random flow sets
 // (tests/unit/adaptive_routing_test.cpp): 300 rounds raise the slowest entry from 33-50 to 34-99 and
 // the total rate by 13-36%, but 15-490 entries still move in the last round; the pair of
-// TwoFlowsOfAPairSpreadOverFourDisjointRoutes reaches it exactly. Two more approximations keep runs
-// affordable, both measured in the README (Routing): only entries with at least kRevisitLeft (1 ms)
-// of their earliest flow left to run are revisited, and kRounds is 1. Deterministic: entries in id
-// order, ties broken in a fixed order.
+// TwoFlowsOfAPairSpreadOverFourDisjointRoutes reaches it exactly. Cost: a split flow crosses more
+// links, which couples the solver's system (a solve re-solves more entries), and each move is a
+// solve; so an entry moves at most MachineSpec::adaptive_moves times (torus.adaptive_moves, default
+// 4; 0: the route chosen at injection is kept), one round per instant. Measured costs in the README
+// (Routing). Deterministic: entries in id order, ties broken in a fixed order.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -45,10 +46,11 @@ class AdaptiveSplits {
   static constexpr double kMinFraction = 0.01;  // a route with less of its entry is dropped
   static constexpr double kGain = 0.01;         // a move must promise this much more rate (relative)
   static constexpr int kRounds = 1;             // move-and-solve rounds per instant at most
-  static constexpr double kRevisitLeft = 1e-3;  // s: entries with less left to run keep their split
 
-  // paths: the torus's minimal routes; link l is the solver's resource link_offset + l, l < link_bound.
-  AdaptiveSplits(const MinimalPaths& paths, ResourceId link_offset, int link_bound);
+
+  // paths: the torus's minimal routes; link l is the solver's resource link_offset + l, l < link_bound;
+  // max_moves: moves per entry at most (MachineSpec::adaptive_moves).
+  AdaptiveSplits(const MinimalPaths& paths, ResourceId link_offset, int link_bound, int max_moves);
 
   // One more flow for `key` (a pair and kind: the caller's name for it) from src_node to dst_node over
   // `base` (its resources other than torus links, weight 1): joins the key's live entry, or starts a
@@ -102,6 +104,7 @@ class AdaptiveSplits {
   std::vector<LinkId> pending_links_;
   ResourceId link_offset_;
   int link_bound_;
+  int max_moves_;
   std::vector<EntryState> state_;  // by entry id
   std::unordered_map<uint64_t, EntryId> by_key_;
   std::vector<LinkId> route_;  // scratch

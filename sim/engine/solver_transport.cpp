@@ -16,7 +16,8 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
     : cost_(cost), resources_(resources) {
   for (core::ResourceId r = 0; r < resources.count(); ++r) solver_.add_resource(resources.capacity(r));
   if (const core::MinimalPaths* paths = resources.routing().adaptive_paths()) {
-    adaptive_ = std::make_unique<core::AdaptiveSplits>(*paths, resources.link_resource(0), resources.link_bound());
+    adaptive_ = std::make_unique<core::AdaptiveSplits>(*paths, resources.link_resource(0), resources.link_bound(),
+                                                       cost.machine().adaptive_moves);
     carried_.assign(static_cast<size_t>(resources.count()), 0.0);
   }
 }
@@ -143,16 +144,8 @@ void SolverTransport::apply(const std::vector<core::EntryId>& changed, double no
 void SolverTransport::rebalance(double now) {
   adaptive_->solved();
   for (int round = 0; round < core::AdaptiveSplits::kRounds; ++round) {
-    // Only entries whose earliest flow still has kRevisitLeft to run at its new rate.
-    size_t kept = 0;
-    for (core::EntryId e : candidates_) {
-      const EntryState& s = entries_[static_cast<size_t>(e)];
-      if (!solver_.alive(e) || s.flows.empty() || !(s.rate > 0)) continue;
-      if ((s.flows.front().target - s.progress) / s.rate >= core::AdaptiveSplits::kRevisitLeft) candidates_[kept++] = e;
-    }
-    candidates_.resize(kept);
     const auto before_move = [&](core::EntryId e) { advance(e, now, solver_.multiplicity(e)); };
-    if (candidates_.empty() || adaptive_->rebalance(solver_, candidates_, before_move) == 0) return;
+    if (adaptive_->rebalance(solver_, candidates_, before_move) == 0) return;
     apply(solver_.solve(), now);  // moved shares change rates at this same instant
     adaptive_->solved();
   }

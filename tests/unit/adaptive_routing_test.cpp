@@ -107,8 +107,8 @@ struct Network {
   MinimalPaths paths;
   FlowSolver solver;
   AdaptiveSplits splits;
-  explicit Network(Coord dims, double link = 100, double interface = 1000)
-      : torus(dims), paths(torus, {}), splits(paths, 2 * torus.node_count(), torus.link_id_bound()) {
+  explicit Network(Coord dims, double link = 100, double interface = 1000, int max_moves = 1000)
+      : torus(dims), paths(torus, {}), splits(paths, 2 * torus.node_count(), torus.link_id_bound(), max_moves) {
     for (int n = 0; n < 2 * torus.node_count(); ++n) solver.add_resource(interface);
     for (LinkId l = 0; l < torus.link_id_bound(); ++l) solver.add_resource(link);
   }
@@ -215,6 +215,17 @@ TEST(AdaptiveSplits, TwoFlowsOfAPairSpreadOverFourDisjointRoutes) {
   for_each_route(net.torus, 0, 3, {}, [&](const std::vector<LinkId>& r) {  // the fixed point, route by route
     EXPECT_LE(net.slack(a, r), net.solver.rate(a) * AdaptiveSplits::kGain);
   });
+}
+
+TEST(AdaptiveSplits, AnEntryMovesAtMostItsBudget) {
+  for (int budget : {0, 1, 3}) {
+    Network net({2, 2, 1}, 100, 1000, budget);  // the pair of TwoFlowsOfAPair... would move more
+    const EntryId a = net.add(0, 3);
+    net.solver.solve();
+    net.settle(50);
+    EXPECT_EQ(net.splits.stats().moves, static_cast<uint64_t>(budget));
+    EXPECT_EQ(net.splits.routes(a).size(), static_cast<size_t>(std::min(budget + 1, 4)));
+  }
 }
 
 TEST(AdaptiveSplits, SameCallsGiveBitwiseTheSameRates) {

@@ -65,6 +65,9 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"routing_unknown",
                       "routing_unknown.yaml:9:12: torus.routing: must be one of dimension_order, direction_order, "
                       "minimal_oblivious, minimal_adaptive \\(got 'adaptive_magic'\\)"},
+        RejectionCase{"adaptive_moves_negative",
+                      "adaptive_moves_negative.yaml:10:19: torus.adaptive_moves: must be between 0 and 1000 "
+                      "\\(got -1\\)"},
         RejectionCase{"failed_link_bad_form",
                       "failed_link_bad_form.yaml:9:25: torus.failed_links\\[1\\]: must be nN \\(a router\\), "
                       "nN.D.*\\(got 'n4.w\\+'\\)"},
