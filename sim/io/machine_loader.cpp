@@ -244,8 +244,10 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
       m.dimension_order = read_order(torus), sourced.push_back("torus.dimension_order");
     if (!derived || torus.has("tie_rule")) m.tie_rule = read_tie_rule(torus), sourced.push_back("torus.tie_rule");
     if (torus.has("routing")) m.routing = read_routing(torus), sourced.push_back("torus.routing");
-    // A model setting of the adaptive routing (how much of its split it revisits), not a measured value.
-    if (torus.has("adaptive_moves")) m.adaptive_moves = static_cast<int>(torus.integer_at("adaptive_moves", 0, 1000));
+    if (torus.has("adaptive_moves")) {  // a model setting: its provenance says why this value
+      m.adaptive_moves = static_cast<int>(torus.integer_at("adaptive_moves", 0, 1000));
+      sourced.push_back("torus.adaptive_moves");
+    }
     // Failed links are a what-if of the file's author, not a measured value: no provenance asked.
     if (torus.has("failed_links")) m.failed_links = read_failed_links(torus, m.torus());
     if (torus.has("populated_nodes")) {
