@@ -45,7 +45,7 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
   const double t = now();
   core::EntryId e;
   if (adaptive_) {
-    // A pair's flows of one kind share an entry (PE ids fit in 28 bits: the job's size is checked).
+    // A pair's flows of one kind share an entry (PE ids < 2^20: at most 65536 nodes of 8 PEs).
     const uint64_t key =
         (static_cast<uint64_t>(src) << 32 | static_cast<uint64_t>(dst) << 4) | static_cast<uint64_t>(kind);
     e = adaptive_->add_flow(solver_, key, resources_.node_of(src), resources_.node_of(dst),
