@@ -47,7 +47,6 @@ class AdaptiveSplits {
   static constexpr double kGain = 0.01;         // a move must promise this much more rate (relative)
   static constexpr int kRounds = 1;             // move-and-solve rounds per instant at most
 
-
   // paths: the torus's minimal routes; link l is the solver's resource link_offset + l, l < link_bound;
   // max_moves: moves per entry at most (MachineSpec::adaptive_moves).
   AdaptiveSplits(const MinimalPaths& paths, ResourceId link_offset, int link_bound, int max_moves);
