@@ -5,9 +5,9 @@
 #include "../unit/test_machine.hpp"
 #include "driver_under_test.hpp"
 #include "sim/core/job_placement.hpp"
-#include "sim/core/traffic_report.hpp"
 #include "sim/core/machine_spec.hpp"
 #include "sim/core/traffic_pattern.hpp"
+#include "sim/core/traffic_report.hpp"
 
 namespace t3sim::test {
 
