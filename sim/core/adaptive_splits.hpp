@@ -21,10 +21,10 @@
 // of its rate on every link, so that no entry can raise its own max-min rate by moving load to another
 // minimal route (the condition of max-min fair multipath routing). The rounds move towards it but are
 // bounded (kRounds per instant; Stats::unconverged counts the instants that ended with a move still
-// promising), and across instants the iteration goes on as rates change. Measured on random flow sets
-// (tests/unit/adaptive_routing_test.cpp): 300 rounds raise the slowest entry from 33-50 to 34-99 and
-// the total rate by 13-36%, but 15-490 entries still move in the last round; the pair of
-// TwoFlowsOfAPairSpreadOverFourDisjointRoutes reaches it exactly. Cost: a split flow crosses more
+// promising), and across instants the iteration goes on as rates change. Measured on 12 random flow
+// sets (40 flows on 4x4x2, 600 on 8x8x8; no move budget): 300 rounds raise the slowest entry from
+// 33-50 to 35-99 and the total rate by 17-36%, but 23-568 entries still move in the last round; the
+// pair of TwoFlowsOfAPairSpreadOverFourDisjointRoutes reaches it exactly. Cost: a split flow crosses more
 // links, which couples the solver's system (a solve re-solves more entries), and each move is a
 // solve; so an entry moves at most MachineSpec::adaptive_moves times (torus.adaptive_moves, default
 // 4; 0: the route chosen at injection is kept), one round per instant. Measured costs in the README
