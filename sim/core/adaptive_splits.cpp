@@ -9,30 +9,30 @@ namespace t3sim::core {
 AdaptiveSplits::AdaptiveSplits(const MinimalPaths& paths, ResourceId link_offset, int link_bound, int max_moves)
     : paths_(paths), link_offset_(link_offset), link_bound_(link_bound), max_moves_(max_moves) {}
 
-void AdaptiveSplits::compose(EntryState& s, std::vector<ResourceId>& path, std::vector<double>& weights) const {
-  s.link_weight.clear();
-  for (const Route& r : s.routes)
-    for (LinkId l : r.links) s.link_weight.emplace_back(l, r.fraction);
-  std::sort(s.link_weight.begin(), s.link_weight.end());
-  size_t out = 0;  // merge the fractions of routes sharing a link
-  for (size_t i = 0; i < s.link_weight.size(); ++i) {
-    if (out > 0 && s.link_weight[out - 1].first == s.link_weight[i].first)
-      s.link_weight[out - 1].second += s.link_weight[i].second;
-    else
-      s.link_weight[out++] = s.link_weight[i];
-  }
-  s.link_weight.resize(out);
-  std::vector<std::pair<ResourceId, double>> all;
-  all.reserve(s.base.size() + out);
+void AdaptiveSplits::compose(const EntryState& s, std::vector<ResourceId>& path, std::vector<double>& weights) {
+  // (resource, weight) of the base and of every route's links, sorted; routes sharing a link add up.
+  auto& all = compose_scratch_;
+  all.clear();
   for (ResourceId r : s.base) all.emplace_back(r, 1.0);
-  for (const auto& [l, w] : s.link_weight) all.emplace_back(link_offset_ + l, w);
+  for (const Route& route : s.routes)
+    for (LinkId l : route.links) all.emplace_back(link_offset_ + l, route.fraction);
   std::sort(all.begin(), all.end());
   path.clear();
   weights.clear();
   for (const auto& [r, w] : all) {
-    path.push_back(r);
-    weights.push_back(w);
+    if (!path.empty() && path.back() == r) {
+      weights.back() += w;
+    } else {
+      path.push_back(r);
+      weights.push_back(w);
+    }
   }
+}
+
+void AdaptiveSplits::normalise(std::vector<Route>& routes) {
+  double sum = 0;
+  for (const Route& r : routes) sum += r.fraction;
+  for (Route& r : routes) r.fraction /= sum;
 }
 
 double AdaptiveSplits::slack(const FlowSolver& solver, EntryId e, LinkId l) const {
@@ -127,9 +127,7 @@ int AdaptiveSplits::rebalance(FlowSolver& solver, const std::vector<EntryId>& ca
       if (static_cast<int>(s.routes.size()) == kMaxRoutes) {
         s.routes.erase(std::min_element(s.routes.begin(), s.routes.end(),
                                         [](const Route& x, const Route& y) { return x.fraction < y.fraction; }));
-        double sum = 0;
-        for (const Route& r : s.routes) sum += r.fraction;
-        for (Route& r : s.routes) r.fraction /= sum;
+        normalise(s.routes);
       }
       s.routes.push_back({route_, 0.0});
       same = s.routes.end() - 1;
@@ -143,9 +141,7 @@ int AdaptiveSplits::rebalance(FlowSolver& solver, const std::vector<EntryId>& ca
     const auto sliver = [](const Route& r) { return r.fraction < kMinFraction; };
     if (std::any_of(s.routes.begin(), s.routes.end(), sliver)) {
       s.routes.erase(std::remove_if(s.routes.begin(), s.routes.end(), sliver), s.routes.end());
-      double sum = 0;
-      for (const Route& r : s.routes) sum += r.fraction;
-      for (Route& r : s.routes) r.fraction /= sum;
+      normalise(s.routes);
     }
     ++s.moves;
     ++stats_.moves;

@@ -87,10 +87,10 @@ class AdaptiveSplits {
     std::vector<ResourceId> base;
     std::vector<Route> routes;
     int moves = 0;
-    std::vector<std::pair<LinkId, double>> link_weight;  // sorted by link: the entry's weight on each
   };
   // The entry's resources and weights from its base and routes (sorted by resource id).
-  void compose(EntryState& s, std::vector<ResourceId>& path, std::vector<double>& weights) const;
+  void compose(const EntryState& s, std::vector<ResourceId>& path, std::vector<double>& weights);
+  static void normalise(std::vector<Route>& routes);  // fractions scaled to sum to 1
   // What link l leaves entry e to grow into, per flow (see the model above).
   double slack(const FlowSolver& solver, EntryId e, LinkId l) const;
   bool held_by_link(const FlowSolver& solver, EntryId e) const;
@@ -107,6 +107,7 @@ class AdaptiveSplits {
   std::vector<EntryState> state_;  // by entry id
   std::unordered_map<uint64_t, EntryId> by_key_;
   std::vector<LinkId> route_;  // scratch
+  std::vector<std::pair<ResourceId, double>> compose_scratch_;
   std::vector<ResourceId> path_;
   std::vector<double> weights_;
   Stats stats_;

@@ -174,16 +174,20 @@ void FlowSolver::remove_flow(EntryId e) {
   if (--en.count > 0) return;
   detach(e);
   set_bottleneck(e, kAtCap);
-  auto [first, last] = by_path_.equal_range(en.hash);
-  for (auto it = first; it != last; ++it)
-    if (it->second == e) {
-      by_path_.erase(it);
-      break;
-    }
+  unindex(e);
   en.rate = 0;
   trial_[static_cast<size_t>(e)] = 0;
   // Keep free ids sorted descending so that back() is the lowest.
   free_ids_.insert(std::upper_bound(free_ids_.begin(), free_ids_.end(), e, std::greater<>()), e);
+}
+
+void FlowSolver::unindex(EntryId e) {
+  auto [first, last] = by_path_.equal_range(entries_[static_cast<size_t>(e)].hash);
+  for (auto it = first; it != last; ++it)
+    if (it->second == e) {
+      by_path_.erase(it);
+      return;
+    }
 }
 
 void FlowSolver::join(EntryId e) {
@@ -202,12 +206,7 @@ void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const s
   mark_dirty(e);  // the resources it leaves
   detach(e);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources
-  auto [first, last] = by_path_.equal_range(en.hash);
-  for (auto it = first; it != last; ++it)
-    if (it->second == e) {
-      by_path_.erase(it);
-      break;
-    }
+  unindex(e);
   en.path = path;
   en.weight = key;
   en.hash = path_hash(path, key, en.cap);

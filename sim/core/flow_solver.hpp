@@ -130,6 +130,7 @@ class FlowSolver {
   const std::vector<double>& checked_weights(const std::vector<ResourceId>& path,
                                              const std::vector<double>& weights) const;
   void mark_dirty(EntryId e);
+  void unindex(EntryId e);  // drops e from by_path_
   void attach(EntryId e);
   void detach(EntryId e);
   // Progressive filling of `set` on the capacities the entries outside it leave (their rates read
