@@ -31,6 +31,9 @@ int main(int argc, char** argv) {
     // Exactly one of --workload and --trace: checked before running, with one message for both mistakes.
     cmd->add_option("--workload", run.workload, "workload YAML file");
     cmd->add_option("--trace", run.trace, "a trace instead: t3sim SHMEM trace or SimGrid time-independent MPI trace");
+    cmd->add_flag("--strict", run.strict,
+                  "a time-independent trace's warnings (guesses the trace forced, e.g. a derived datatype's size) are "
+                  "errors");
     cmd->add_option("--profile", run.profile, "software profile (default: the machine's default_profile)");
     cmd->add_option("--set", text.sets, "override a workload variable: NAME=VALUE (repeatable)");
     cmd->add_option("--param", text.params,

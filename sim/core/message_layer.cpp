@@ -32,12 +32,14 @@ struct Matched {
   double bytes = 0;
   int source = -1;
   int tag = 0;
+  bool eager = true;  // the protocol the message travels by (Call::protocol, or its size)
+  bool null = false;  // a receive from MPI_PROC_NULL: no message
 };
 
 // Matches every send with a receive: first every receive naming its source and tag (MPI order per
 // channel), then the wildcard receives in program order, each taking the earliest remaining send to its
 // PE from the lowest-numbered sender with a fitting tag (a trace does not say which arrived first).
-std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& programs) {
+std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& programs, double eager_threshold) {
   std::map<Channel, std::deque<CallRef>> sends, recvs;
   std::vector<CallRef> wildcards;
   std::vector<std::vector<Matched>> matched(programs.size());
@@ -59,8 +61,10 @@ std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& pr
     const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
     if (recv.bytes < send.bytes)
       throw MessageError(r.pe, recv, describe(recv, r.pe) + " is smaller than its message: " + describe(send, s.pe));
-    matched[static_cast<size_t>(s.pe)][s.index] = {send.bytes, s.pe, send.tag};
-    matched[static_cast<size_t>(r.pe)][r.index] = {send.bytes, s.pe, send.tag};
+    const bool eager = send.protocol == Call::Protocol::BySize ? send.bytes <= eager_threshold
+                                                               : send.protocol == Call::Protocol::Eager;
+    matched[static_cast<size_t>(s.pe)][s.index] = {send.bytes, s.pe, send.tag, eager};
+    matched[static_cast<size_t>(r.pe)][r.index] = {send.bytes, s.pe, send.tag, eager};
   };
   for (auto& [channel, queue] : sends) {
     auto& partners = recvs[channel];
@@ -82,7 +86,8 @@ std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& pr
       found = true;
       break;
     }
-    if (!found) throw MessageError(r.pe, recv, describe(recv, r.pe) + " has no matching send");
+    if (!found && !recv.maybe_null) throw MessageError(r.pe, recv, describe(recv, r.pe) + " has no matching send");
+    if (!found) matched[static_cast<size_t>(r.pe)][r.index].null = true;
   }
   for (auto& [channel, queue] : sends)
     if (!queue.empty()) {
@@ -103,12 +108,12 @@ std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& pr
 // Emits the operations of one PE's program.
 class Emitter {
  public:
-  Emitter(int pe, double eager_threshold, std::vector<Op>& out, InternTable& flags)
-      : pe_(pe), eager_(eager_threshold), out_(out), flags_(flags) {}
+  Emitter(int pe, std::vector<Op>& out, InternTable& flags) : pe_(pe), out_(out), flags_(flags) {}
 
-  void send_start(const Call& c, double bytes) {
+  void send_start(const Call& c, const Matched& m) {
     add(c, OpKind::MpiSend, -1, 0, kNoName);
-    if (bytes <= eager_) {
+    const double bytes = m.bytes;
+    if (m.eager) {
       // Envelope and data into the receiver's buffer, then the flag that says they are there.
       add(c, OpKind::Put, c.peer, std::max(bytes, kControlBytes), channel("eager", pe_, c.tag));
       out_.back().order = SignalOrder::Fence;
@@ -117,13 +122,14 @@ class Emitter {
   }
   // `site`: the call the operations are reported under (the wait that completes a request, or the
   // blocking call itself): time in a wait shows as the wait's, as an MPI profile shows it.
-  void send_finish(const Call& c, double bytes, const Call& site) {
-    if (bytes > eager_) add(site, OpKind::Wait, -1, 0, channel("done", c.peer, c.tag));
+  void send_finish(const Call& c, const Matched& m, const Call& site) {
+    if (!m.eager) add(site, OpKind::Wait, -1, 0, channel("done", c.peer, c.tag));
   }
   void receive(const Matched& m, const Call& site) {
+    if (m.null) return;  // from MPI_PROC_NULL: completes at once
     // The receive's own cost is its matching of the arrived envelope: after the wait, so a receive
     // posted early does not hide it.
-    if (m.bytes <= eager_) {
+    if (m.eager) {
       add(site, OpKind::Wait, -1, 0, channel("eager", m.source, m.tag));
       add(site, OpKind::MpiRecv, -1, 0, kNoName);
       if (m.bytes > 0) add(site, OpKind::Get, pe_, m.bytes, kNoName);  // out of the eager buffer
@@ -153,7 +159,6 @@ class Emitter {
     out_.back().step = c.line;
   }
   int pe_;
-  double eager_;
   std::vector<Op>& out_;
   InternTable& flags_;
 };
@@ -161,15 +166,20 @@ class Emitter {
 }  // namespace
 
 std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
-                                InternTable& flags) {
-  const std::vector<std::vector<Matched>> matched = match(programs);
+                                InternTable& flags, size_t* null_receives) {
+  const std::vector<std::vector<Matched>> matched = match(programs, eager_threshold);
+  if (null_receives) {
+    *null_receives = 0;
+    for (const auto& pe : matched)
+      for (const Matched& m : pe) *null_receives += m.null;
+  }
   std::vector<Op> ops;
   for (size_t pe = 0; pe < programs.size(); ++pe) {
     const std::vector<Call>& program = programs[pe];
-    Emitter emit(static_cast<int>(pe), eager_threshold, ops, flags);
+    Emitter emit(static_cast<int>(pe), ops, flags);
     std::map<int, size_t> pending;  // request -> index of its isend/irecv, in request order
     auto is_rendezvous_send = [&](size_t i) {
-      return program[i].kind == Call::Kind::Send && matched[pe][i].bytes > eager_threshold;
+      return program[i].kind == Call::Kind::Send && !matched[pe][i].eager;
     };
     // Before blocking on a rendezvous send, the library completes the receives already posted in the
     // same context: its partner may be waiting for one of them (the progress MPI makes inside any
@@ -191,7 +201,7 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
       const Call& c = program[i];
       if (c.kind == Call::Kind::Recv) return emit.receive(matched[pe][i], site);
       if (is_rendezvous_send(i)) serve_posted_receives(site, c.tag);
-      emit.send_finish(c, matched[pe][i].bytes, site);
+      emit.send_finish(c, matched[pe][i], site);
     };
     for (size_t i = 0; i < program.size(); ++i) {
       const Call& c = program[i];
@@ -200,7 +210,7 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
           emit.passthrough(c);
           break;
         case Call::Kind::Send:
-          emit.send_start(c, matched[pe][i].bytes);
+          emit.send_start(c, matched[pe][i]);
           if (c.blocking)
             finish(i, c);
           else

@@ -49,6 +49,13 @@ struct Call {
   double bytes = 0;
   int tag = 0;
   bool blocking = true;    // Send/Recv: false for isend/irecv, which create a request
+  // Send: how the message travels. BySize: eager up to the profile's eager_threshold, else rendezvous
+  // (MPI_Send); Rendezvous: always, as a synchronous send (MPI_Ssend) completes only once its receive
+  // has started; Eager: always, as a buffered send (MPI_Bsend) returns once its data is copied out.
+  enum class Protocol : uint8_t { BySize, Eager, Rendezvous } protocol = Protocol::BySize;
+  // Recv from any source that may have been from MPI_PROC_NULL (SimGrid writes both as -333): when no
+  // send is left to match it, it completes at once with no data instead of being an error.
+  bool maybe_null = false;
   int request = -1;        // isend/irecv: the request's number on its PE (0, 1, ...); WaitRequest: the one waited for
   NameId label = kNoName;  // reported name of the operations it expands into ("send", "bcast", ...): an id in
                            // the labels of the workload the calls become
@@ -81,8 +88,9 @@ constexpr int kAnyTag = -2147483647 - 1;  // a request or acknowledgement of the
 
 // Expands every PE's calls (programs[pe]) into SHMEM operations, PE by PE in program order, interning
 // the layer's flags ("mp.eager s t", ...) into `flags`, the table the Shmem calls' own flags are in.
-// Throws MessageError for the first call that cannot be matched.
+// Throws MessageError for the first call that cannot be matched. `null_receives`, when given, counts
+// the maybe_null receives that no send matched (receives from MPI_PROC_NULL).
 std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
-                                InternTable& flags);
+                                InternTable& flags, size_t* null_receives = nullptr);
 
 }  // namespace t3sim::core

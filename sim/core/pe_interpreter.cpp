@@ -98,7 +98,11 @@ bool PeInterpreter::start_op(int pe) {
     case OpKind::Put:
       if (op.peer == pe) {
         s.flow_time = op.bytes / p.copy_bandwidth;  // the copy itself, without the call's set-up
-        transport_.after(cost_.local_copy_time(op.bytes), done);
+        const NameId flag = op.kind == OpKind::Put ? op.flag : kNoName;
+        transport_.after(cost_.local_copy_time(op.bytes), [this, pe, flag, done] {
+          if (flag != kNoName) signal(pe, flag);  // a put to itself signals like any other (MPI's send to self)
+          done();
+        });
       } else if (op.kind != OpKind::Put) {  // get or atomic: request out, data back
         const int peer = op.peer;
         const double bytes = op.bytes;

@@ -8,7 +8,7 @@
 
 namespace t3sim::io {
 
-std::string read_input_file(const std::string& path) {
+std::ifstream open_input_file(const std::string& path) {
   const SourcePos whole{path, 0, 0};
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
@@ -23,6 +23,11 @@ std::string read_input_file(const std::string& path) {
                          std::to_string(kMaxInputBytes >> 20) + " MiB (is this the right file?)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(whole, "", "cannot be read (no permission)");
+  return in;
+}
+
+std::string read_input_file(const std::string& path) {
+  std::ifstream in = open_input_file(path);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

@@ -2,6 +2,7 @@
 // is something a person meant: a regular file of at most kMaxInputBytes. A device (/dev/zero), FIFO or
 // socket would never end or block; a huge file is a wrong file. Errors are io::InputError at the file.
 #pragma once
+#include <fstream>
 #include <string>
 
 namespace t3sim::io {
@@ -10,6 +11,8 @@ namespace t3sim::io {
 constexpr unsigned long long kMaxInputBytes = 64ull << 20;
 
 std::string read_input_file(const std::string& path);
+// The same checks, then the open stream (for readers that take a file a line at a time).
+std::ifstream open_input_file(const std::string& path);
 
 // `path` as named inside `file`: itself when absolute, else relative to the folder of `file`.
 std::string path_beside(const std::string& file, const std::string& path);

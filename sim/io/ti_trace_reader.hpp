@@ -1,22 +1,20 @@
-// Imports SimGrid's time-independent MPI traces (`smpirun -trace-ti`, SimGrid 3.32's replay format):
-// either one file whose lines start with the rank, or a file listing one such file per rank (paths
-// relative to it). Actions: init, finalize, send/isend/recv/irecv PARTNER TAG COUNT [TYPE],
-// wait SRC DST TAG, waitall, test, barrier, bcast, reduce, allreduce, alltoall, gather, scatter,
-// allgather, the v-forms (gatherv, allgatherv, scatterv, alltoallv), reducescatter, scan, exscan,
-// sendRecv, compute FLOPS, sleep SECONDS (comm_size, comm_split, comm_dup and location are accepted and
-// ignored, as SimGrid's replay does). Counts are in datatype units (MPI_BYTE unless
+// Imports SimGrid's time-independent MPI traces (`smpirun -trace-ti`, SimGrid 3.32's format): one file
+// whose lines start with the rank, or a file listing files of such lines (one per rank, SimGrid's
+// default, or one for all ranks, its tracing/smpi/format/ti-one-file option; paths relative to it).
+// Every action the 3.32 writer emits is read with its meaning (ti_rank_reader.hpp; the rules for users
+// in workloads/README.md); every line is replayed or without cost by a named rule, and the guesses the
+// trace forces are warnings (LoadedWorkload::account). Counts are in datatype units (MPI_BYTE unless
 // `init` names a type, then MPI_DOUBLE, as SimGrid). Collectives expand as sim/core/collectives.hpp.
 #pragma once
 #include <string>
 
+#include "sim/io/ti_rank_reader.hpp"
 #include "sim/io/workload_loader.hpp"
 
 namespace t3sim::io {
 
+// `strict`: every warning (LoadedWorkload::account) is an error.
 LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold,
-                             double max_operations = core::kMaxOperations);
-
-// Bytes of SimGrid 3.32's datatype number `id` (the TYPE field); 0 when it names none.
-double ti_datatype_bytes(int id);
+                             double max_operations = core::kMaxOperations, bool strict = false);
 
 }  // namespace t3sim::io

@@ -38,6 +38,17 @@ std::vector<TraceLine> read_trace_lines(const std::string& path) {
   return lines;
 }
 
+std::string first_token(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t from = line.find_first_not_of(" \t\r");
+    if (from == std::string::npos || line[from] == '#') continue;
+    return line.substr(from, line.find_first_of(" \t\r#", from) - from);
+  }
+  return "";
+}
+
 LineReader::LineReader(const std::string& file, const TraceLine& line, size_t first_argument)
     : file_(file), line_(line), first_(first_argument), key_(line.tokens[first_argument - 1].text) {}
 

@@ -22,6 +22,10 @@ struct TraceLine {
 // The non-empty lines of `path` (read with read_input_file's checks), comments removed.
 std::vector<TraceLine> read_trace_lines(const std::string& path);
 
+// The first token of the first non-empty line that is not a comment ("" when there is none): what a
+// reader needs to tell a trace's format without reading it whole.
+std::string first_token(const std::string& path);
+
 // Parsing of one token of a line; errors name `file`, the token's position and `key` (the operation).
 class LineReader {
  public:

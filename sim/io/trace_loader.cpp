@@ -7,11 +7,9 @@
 namespace t3sim::io {
 
 LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes, double size,
-                          double max_operations) {
-  const std::vector<TraceLine> lines = read_trace_lines(path);
-  if (!lines.empty() && lines[0].tokens[0].text == kShmemTraceMagic)
-    return load_shmem_trace(path, eager_threshold, pes, size, max_operations);
-  LoadedWorkload w = load_ti_trace(path, eager_threshold, max_operations);
+                          double max_operations, bool strict) {
+  if (first_token(path) == kShmemTraceMagic) return load_shmem_trace(path, eager_threshold, pes, size, max_operations);
+  LoadedWorkload w = load_ti_trace(path, eager_threshold, max_operations, strict);
   if (pes > 0 && pes != w.workload.pes)
     throw InputError({"--pes", 0, 0}, "pes",
                      "a time-independent trace has as many PEs as ranks (" + std::to_string(w.workload.pes) + ")",

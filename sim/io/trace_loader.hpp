@@ -10,7 +10,8 @@ namespace t3sim::io {
 // `pes` / `size` (> 0) override a SHMEM trace's PE count / sizes; a TI trace's ranks are fixed, so
 // they are errors there.
 // `max_operations` caps the expansion (t3sim's limit; the fuzzer passes less to stay fast).
+// `strict`: a TI trace's warnings are errors.
 LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0,
-                          double max_operations = core::kMaxOperations);
+                          double max_operations = core::kMaxOperations, bool strict = false);
 
 }  // namespace t3sim::io

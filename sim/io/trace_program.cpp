@@ -4,7 +4,40 @@
 
 namespace t3sim::io {
 
+void TraceProgram::begin_line() {
+  if (line_ != LineFate::Closed) throw std::logic_error("trace line begun twice");
+  line_ = LineFate::Open;
+  ++account_.lines;
+}
+
+void TraceProgram::no_cost(const std::string& rule) {
+  if (line_ != LineFate::Open) throw std::logic_error("trace line without cost after it was replayed");
+  line_ = LineFate::NoCost;
+  ++account_.no_cost[rule];
+}
+
+void TraceProgram::end_line(const Where& at) {
+  if (line_ == LineFate::Open)
+    throw std::logic_error(fmt::format("{}:{}: {}: the trace reader neither replayed this line nor named a rule",
+                                       files_[static_cast<size_t>(at.file)], at.line, at.label));
+  if (line_ == LineFate::Replayed) ++account_.replayed;
+  line_ = LineFate::Closed;
+}
+
+void TraceProgram::warn(const SourcePos& pos, const std::string& key, const std::string& what,
+                        const std::string& detail) {
+  if (strict_) throw InputError(pos, key, what + (detail.empty() ? "" : " (" + detail + ")") + " (an error under --strict)");
+  for (TraceWarning& w : account_.warnings)
+    if (w.key == key && w.what == what) {
+      ++w.lines;
+      return;
+    }
+  account_.warnings.push_back({pos, key, what, detail, 1});
+}
+
 core::Call TraceProgram::call(core::Call::Kind kind, const Where& at) {
+  if (line_ == LineFate::NoCost) throw std::logic_error("trace line replayed after it was given no cost");
+  if (line_ == LineFate::Open) line_ = LineFate::Replayed;
   core::Call c;
   c.kind = kind;
   c.label = labels_.intern(at.label);
@@ -30,13 +63,15 @@ void TraceProgram::shmem(int pe, core::Op op, const Where& at) {
 }
 
 int TraceProgram::message(int pe, core::Call::Kind kind, int peer, double bytes, int tag, bool blocking,
-                          const Where& at) {
+                          const Where& at, core::Call::Protocol protocol, bool maybe_null) {
   count(at);
   core::Call c = call(kind, at);
   c.peer = peer;
   c.bytes = bytes;
   c.tag = tag;
   c.blocking = blocking;
+  c.protocol = protocol;
+  c.maybe_null = maybe_null;
   if (!blocking) c.request = next_request_[static_cast<size_t>(pe)]++;
   programs_[static_cast<size_t>(pe)].push_back(c);
   return c.request;
@@ -63,7 +98,7 @@ void TraceProgram::collective(int pe, const core::CollectiveCall& c, const Where
   for (size_t i = before; i < program.size(); ++i) count(at);
 }
 
-core::Workload TraceProgram::finish(const std::string& name, const std::string& doc, double eager_threshold) const {
+core::Workload TraceProgram::finish(const std::string& name, const std::string& doc, double eager_threshold) {
   auto located = [&](const Where& at) { return SourcePos{files_[static_cast<size_t>(at.file)], at.line, 0}; };
   // Every PE must run the same collectives in the same order, or their messages would cross.
   const auto& first = collectives_.front();
@@ -93,7 +128,12 @@ core::Workload TraceProgram::finish(const std::string& name, const std::string& 
   w.flags = flags_;
   w.labels = labels_;
   try {
-    w.ops = core::expand_messages(programs_, eager_threshold, w.flags);
+    size_t null_receives = 0;
+    w.ops = core::expand_messages(programs_, eager_threshold, w.flags, &null_receives);
+    if (null_receives > 0) {  // lines read as receives that turned out to be from MPI_PROC_NULL
+      account_.replayed -= null_receives;
+      account_.no_cost["receive from -333 that no send matches (MPI_PROC_NULL)"] += null_receives;
+    }
   } catch (const core::MessageError& e) {
     throw InputError({files_[static_cast<size_t>(e.file())], e.line(), 0}, "message", e.what());
   }

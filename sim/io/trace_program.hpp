@@ -7,6 +7,7 @@
 
 #include "sim/core/collectives.hpp"
 #include "sim/core/message_layer.hpp"
+#include "sim/io/trace_account.hpp"
 #include "sim/io/trace_lines.hpp"
 
 namespace t3sim::io {
@@ -14,12 +15,14 @@ namespace t3sim::io {
 class TraceProgram {
  public:
   // `max_calls`: the most operations the trace may expand to (core::kMaxOperations; less in the fuzzer).
-  TraceProgram(int pes, std::vector<std::string> files, double max_calls)
+  // `strict`: every warning is an error.
+  TraceProgram(int pes, std::vector<std::string> files, double max_calls, bool strict = false)
       : programs_(static_cast<size_t>(pes)),
         files_(std::move(files)),
         next_request_(static_cast<size_t>(pes), 0),
         collectives_(static_cast<size_t>(pes)),
-        max_calls_(max_calls) {}
+        max_calls_(max_calls),
+        strict_(strict) {}
   double max_calls() const { return max_calls_; }
   int pes() const { return static_cast<int>(programs_.size()); }
 
@@ -35,13 +38,25 @@ class TraceProgram {
   core::NameId flag(const std::string& name) { return flags_.intern(name); }
   void shmem(int pe, core::Op op, const Where& at);
   // Returns the request number of a non-blocking call.
-  int message(int pe, core::Call::Kind kind, int peer, double bytes, int tag, bool blocking, const Where& at);
+  int message(int pe, core::Call::Kind kind, int peer, double bytes, int tag, bool blocking, const Where& at,
+              core::Call::Protocol protocol = core::Call::Protocol::BySize, bool maybe_null = false);
   void wait_request(int pe, int request, const Where& at);
   void wait_all(int pe, const Where& at);
   void collective(int pe, const core::CollectiveCall& c, const Where& at);
 
+  // Every action line is read between begin_line and end_line, and becomes calls (the methods above)
+  // or no cost by a named `rule` (no_cost); end_line throws std::logic_error when a line did neither,
+  // so a reader cannot drop a line silently.
+  void begin_line();
+  void no_cost(const std::string& rule);
+  void end_line(const Where& at);
+  // A guess the trace forced at `pos` (`key`: the action): counted per key and `what`, the first
+  // line's `detail` kept; an error when strict.
+  void warn(const SourcePos& pos, const std::string& key, const std::string& what, const std::string& detail = "");
+  const TraceAccount& account() const { return account_; }
+
   // Checks and expands. `name` and `doc` name the workload.
-  core::Workload finish(const std::string& name, const std::string& doc, double eager_threshold) const;
+  core::Workload finish(const std::string& name, const std::string& doc, double eager_threshold);
 
  private:
   core::Call call(core::Call::Kind kind, const Where& at);
@@ -58,6 +73,9 @@ class TraceProgram {
   core::InternTable labels_;  // the workload's labels
   double calls_ = 0;
   double max_calls_;
+  bool strict_;
+  enum class LineFate { Open, Replayed, NoCost, Closed } line_ = LineFate::Closed;
+  TraceAccount account_;
 };
 
 }  // namespace t3sim::io

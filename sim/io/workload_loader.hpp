@@ -7,12 +7,14 @@
 #include "sim/core/machine_params.hpp"
 #include "sim/core/workload.hpp"
 #include "sim/io/input_error.hpp"
+#include "sim/io/trace_account.hpp"
 
 namespace t3sim::io {
 
 struct LoadedWorkload {
   core::Workload workload;
   SourcePos pes_pos;  // where `pes` stands, for errors found against a machine
+  TraceAccount account;  // a trace's: what its lines became (lines = 0 for a workload file)
 };
 
 // `overrides` replace declared variables (from `t3sim run --set NAME=VALUE`); naming an undeclared

@@ -1,0 +1,81 @@
+// One rank's lines of a SimGrid 3.32 time-independent trace, turned into calls of a TraceProgram: the
+// meaning t3sim gives every action the 3.32 writer emits (tests/data/ti-real/README.md lists them with
+// their layouts and where SimGrid writes them; workloads/README.md states the rules for users).
+//
+// A rank is read in two passes over its lines: the constructor looks ahead (the keys of its posts and
+// waits, for TiRequests; its collectives, for the census of roots and sizes across ranks), then
+// read() turns every line into calls or into no cost by a named rule (TraceProgram::no_cost).
+#pragma once
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/collectives.hpp"
+#include "sim/io/ti_requests.hpp"
+#include "sim/io/trace_lines.hpp"
+#include "sim/io/trace_program.hpp"
+#include "sim/io/workload_loader.hpp"
+
+namespace t3sim::io {
+
+// A rank's line: the index of its file in the trace's files, and the line.
+using TiLine = std::pair<int, const TraceLine*>;
+
+// What a collective line says that every rank must agree on: its kind, root and size.
+struct CollectiveVote {
+  core::Collective kind = core::Collective::Barrier;
+  int root = 0;
+  double bytes = 0;
+  SourcePos at;
+};
+
+// The roots and sizes every rank replays, collective by collective (index k: the rank's k-th
+// collective): the value most ranks wrote. SimGrid records no communicator, so ranks that disagree
+// ran the collective on a sub-communicator (or the trace is wrong): they are warned about.
+struct CollectiveCensus {
+  std::vector<int> root;
+  std::vector<double> bytes;
+};
+CollectiveCensus take_census(const std::vector<std::vector<CollectiveVote>>& votes, TraceProgram& out);
+
+class TiRankReader {
+ public:
+  TiRankReader(TraceProgram& out, int rank, const std::vector<std::string>& files, std::vector<TiLine> lines);
+  const std::vector<CollectiveVote>& votes() const { return votes_; }
+  void read(const CollectiveCensus& census);
+
+ private:
+  struct Line;  // a line being read
+  void look_ahead(const Line& l);
+  void act(const Line& l);
+  void point_to_point(const Line& l);
+  void completion(const Line& l);
+  void one_sided(const Line& l);
+  bool collective(const Line& l);
+  // Parses a collective line (`kind_name` without a nonblocking form's leading 'i').
+  core::CollectiveCall parse_collective(const Line& l, const std::string& kind_name);
+  double type_bytes(const Line& l, size_t i);
+  void wait_for(const std::vector<int>& requests, const TraceProgram::Where& at);
+  bool starts_receive(const Line& l) const;
+
+  TraceProgram& out_;
+  int rank_;
+  const std::vector<std::string>& files_;
+  std::vector<TiLine> lines_;
+  double default_type_ = 1;
+  TiRequests requests_;
+  std::set<std::string> self_receive_tags_;  // as written
+  std::vector<bool> receive_;  // by request number: a receive's (completed before sends by a waitall)
+  std::vector<CollectiveVote> votes_;
+  const CollectiveCensus* census_ = nullptr;
+  size_t collectives_read_ = 0;
+};
+
+// Bytes of SimGrid 3.32's datatype number `id` (the TYPE field); 0 when it names none.
+double ti_datatype_bytes(int id);
+
+// The action names the reader knows, for "did you mean".
+const std::vector<std::string>& ti_action_names();
+
+}  // namespace t3sim::io
