@@ -13,7 +13,7 @@ namespace t3sim::cli {
 struct RunArgs {
   std::string machine;
   std::string workload;
-  std::string trace;  // a trace instead of a workload file (io/trace_loader.hpp)
+  std::string trace;    // a trace instead of a workload file (io/trace_loader.hpp)
   bool strict = false;  // a TI trace's warnings are errors
   std::string profile;
   std::string out_dir;

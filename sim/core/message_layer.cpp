@@ -178,9 +178,7 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
     const std::vector<Call>& program = programs[pe];
     Emitter emit(static_cast<int>(pe), ops, flags);
     std::map<int, size_t> pending;  // request -> index of its isend/irecv, in request order
-    auto is_rendezvous_send = [&](size_t i) {
-      return program[i].kind == Call::Kind::Send && !matched[pe][i].eager;
-    };
+    auto is_rendezvous_send = [&](size_t i) { return program[i].kind == Call::Kind::Send && !matched[pe][i].eager; };
     // Before blocking on a rendezvous send, the library completes the receives already posted in the
     // same context: its partner may be waiting for one of them (the progress MPI makes inside any
     // blocking call). Contexts as MPI's communicators: the program's tags (>= 0) are one, each

@@ -48,7 +48,7 @@ struct Call {
   int peer = -1;  // Send: destination; Recv: source
   double bytes = 0;
   int tag = 0;
-  bool blocking = true;    // Send/Recv: false for isend/irecv, which create a request
+  bool blocking = true;  // Send/Recv: false for isend/irecv, which create a request
   // Send: how the message travels. BySize: eager up to the profile's eager_threshold, else rendezvous
   // (MPI_Send); Rendezvous: always, as a synchronous send (MPI_Ssend) completes only once its receive
   // has started; Eager: always, as a buffered send (MPI_Bsend) returns once its data is copied out.

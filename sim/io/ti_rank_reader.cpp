@@ -35,15 +35,21 @@ constexpr int kDerivedType = -1;
 constexpr size_t kNone = static_cast<size_t>(-1);  // no argument: a default applies
 
 const std::map<std::string, Collective>& collective_kinds() {
-  static const std::map<std::string, Collective> kinds = {
-      {"barrier", Collective::Barrier},     {"bcast", Collective::Bcast},
-      {"reduce", Collective::Reduce},       {"allreduce", Collective::Allreduce},
-      {"alltoall", Collective::Alltoall},   {"gather", Collective::Gather},
-      {"scatter", Collective::Scatter},     {"allgather", Collective::Allgather},
-      {"gatherv", Collective::Gatherv},     {"scatterv", Collective::Scatterv},
-      {"allgatherv", Collective::Allgatherv}, {"alltoallv", Collective::Alltoallv},
-      {"reducescatter", Collective::ReduceScatter}, {"scan", Collective::Scan},
-      {"exscan", Collective::Exscan}};
+  static const std::map<std::string, Collective> kinds = {{"barrier", Collective::Barrier},
+                                                          {"bcast", Collective::Bcast},
+                                                          {"reduce", Collective::Reduce},
+                                                          {"allreduce", Collective::Allreduce},
+                                                          {"alltoall", Collective::Alltoall},
+                                                          {"gather", Collective::Gather},
+                                                          {"scatter", Collective::Scatter},
+                                                          {"allgather", Collective::Allgather},
+                                                          {"gatherv", Collective::Gatherv},
+                                                          {"scatterv", Collective::Scatterv},
+                                                          {"allgatherv", Collective::Allgatherv},
+                                                          {"alltoallv", Collective::Alltoallv},
+                                                          {"reducescatter", Collective::ReduceScatter},
+                                                          {"scan", Collective::Scan},
+                                                          {"exscan", Collective::Exscan}};
   return kinds;
 }
 
@@ -95,15 +101,50 @@ double ti_datatype_bytes(int id) {
 
 const std::vector<std::string>& ti_action_names() {
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> v = {"init",      "finalize",  "comm_size",     "comm_split",    "comm_dup",
-                                  "location",  "send",      "isend",         "Ssend",         "ISsend",
-                                  "bsend",     "ibsend",    "recv",          "irecv",         "Start",
-                                  "Startall",  "wait",      "waitAny",       "waitall",       "test",
-                                  "testany",   "testall",   "testsome",      "sendRecv",      "compute",
-                                  "sleep",     "Put",       "Get",           "Rput",          "Rget",
-                                  "Accumulate", "Raccumulate", "Get_accumulate", "Rget_accumulate",
-                                  "Compare_and_swap", "Win_fence", "Win_lock", "Win_lock_all", "Win_post",
-                                  "Win_start", "Win_wait",  "IO",            "iteration_in",  "iteration_out",
+    std::vector<std::string> v = {"init",
+                                  "finalize",
+                                  "comm_size",
+                                  "comm_split",
+                                  "comm_dup",
+                                  "location",
+                                  "send",
+                                  "isend",
+                                  "Ssend",
+                                  "ISsend",
+                                  "bsend",
+                                  "ibsend",
+                                  "recv",
+                                  "irecv",
+                                  "Start",
+                                  "Startall",
+                                  "wait",
+                                  "waitAny",
+                                  "waitall",
+                                  "test",
+                                  "testany",
+                                  "testall",
+                                  "testsome",
+                                  "sendRecv",
+                                  "compute",
+                                  "sleep",
+                                  "Put",
+                                  "Get",
+                                  "Rput",
+                                  "Rget",
+                                  "Accumulate",
+                                  "Raccumulate",
+                                  "Get_accumulate",
+                                  "Rget_accumulate",
+                                  "Compare_and_swap",
+                                  "Win_fence",
+                                  "Win_lock",
+                                  "Win_lock_all",
+                                  "Win_post",
+                                  "Win_start",
+                                  "Win_wait",
+                                  "IO",
+                                  "iteration_in",
+                                  "iteration_out",
                                   "migrate"};
     v.insert(v.end(), kQuiets.begin(), kQuiets.end());
     for (const auto& [name, kind] : collective_kinds()) {
@@ -199,7 +240,7 @@ void TiRankReader::act(const Line& l) {
     out_.no_cost("init");
   } else if (a == "finalize" || a == "comm_size" || a == "comm_split" || a == "comm_dup" || a == "location" ||
              a == "iteration_in" || a == "iteration_out") {
-    out_.no_cost(a);  // markers: no cost in SimGrid's replay either
+    out_.no_cost(a);                            // markers: no cost in SimGrid's replay either
   } else if (a == "compute" || a == "sleep") {  // flops at the node's peak, or seconds
     r.no_more_than(1);
     core::Op op;
@@ -214,7 +255,8 @@ void TiRankReader::act(const Line& l) {
              a.find("ccumulate") != std::string::npos || a == "Compare_and_swap") {
     one_sided(l);
   } else if (a == "IO") {  // IO - NAME BYTES
-    out_.warn(r.pos(1), "IO", "MPI-IO is not modelled yet (t3sim has no I/O nodes or disks): the call is replayed without cost");
+    out_.warn(r.pos(1), "IO",
+              "MPI-IO is not modelled yet (t3sim has no I/O nodes or disks): the call is replayed without cost");
     out_.no_cost("IO (MPI-IO, not modelled)");
   } else if (a == "migrate") {
     r.number(0, "bytes", 0, 1e18);
@@ -264,7 +306,7 @@ void TiRankReader::point_to_point(const Line& l) {
     if (written_peer < 0)
       r.fail(0, fmt::format("rank must be from 0 to {} (or -333: MPI_PROC_NULL)", last_rank), r.at(0, "").text);
     if (written_tag < 0) r.fail(1, "a send's tag must be from 0 to 1073741824");
-    const Call::Protocol protocol = a == "Ssend" || a == "ISsend" ? Call::Protocol::Rendezvous
+    const Call::Protocol protocol = a == "Ssend" || a == "ISsend"   ? Call::Protocol::Rendezvous
                                     : a == "bsend" || a == "ibsend" ? Call::Protocol::Eager
                                                                     : Call::Protocol::BySize;
     const int request =
@@ -329,8 +371,8 @@ void TiRankReader::completion(const Line& l) {
     return out_.no_cost("Startall (its requests are not in the trace)");
   }
   r.no_more_than(1);  // waitAny COUNT, waitall [COUNT]
-  const size_t count = r.has(0) ? static_cast<size_t>(r.integer(0, "request count", 0, 1L << 30))
-                                : std::numeric_limits<size_t>::max();
+  const size_t count =
+      r.has(0) ? static_cast<size_t>(r.integer(0, "request count", 0, 1L << 30)) : std::numeric_limits<size_t>::max();
   const std::vector<int> done = requests_.complete_unnamed(a == "waitAny" ? std::min<size_t>(count, 1) : count);
   if (done.empty()) return out_.no_cost(a + " with no request left pending");
   if (a == "waitAny")

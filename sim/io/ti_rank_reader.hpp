@@ -66,7 +66,7 @@ class TiRankReader {
   double default_type_ = 1;
   TiRequests requests_;
   std::set<std::string> self_receive_tags_;  // as written
-  std::vector<bool> receive_;  // by request number: a receive's (completed before sends by a waitall)
+  std::vector<bool> receive_;                // by request number: a receive's (completed before sends by a waitall)
   std::vector<CollectiveVote> votes_;
   const CollectiveCensus* census_ = nullptr;
   size_t collectives_read_ = 0;

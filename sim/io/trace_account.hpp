@@ -14,8 +14,8 @@
 namespace t3sim::io {
 
 struct TraceWarning {
-  SourcePos first;   // the first line that raised it
-  std::string key;   // the action
+  SourcePos first;     // the first line that raised it
+  std::string key;     // the action
   std::string what;    // the guess made (warnings are counted per key and what)
   std::string detail;  // what the first line said, if more
   size_t lines = 0;    // lines that raised it

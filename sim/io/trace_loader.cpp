@@ -6,8 +6,8 @@
 
 namespace t3sim::io {
 
-LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes, double size,
-                          double max_operations, bool strict) {
+LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes, double size, double max_operations,
+                          bool strict) {
   if (first_token(path) == kShmemTraceMagic) return load_shmem_trace(path, eager_threshold, pes, size, max_operations);
   LoadedWorkload w = load_ti_trace(path, eager_threshold, max_operations, strict);
   if (pes > 0 && pes != w.workload.pes)

@@ -26,7 +26,8 @@ void TraceProgram::end_line(const Where& at) {
 
 void TraceProgram::warn(const SourcePos& pos, const std::string& key, const std::string& what,
                         const std::string& detail) {
-  if (strict_) throw InputError(pos, key, what + (detail.empty() ? "" : " (" + detail + ")") + " (an error under --strict)");
+  if (strict_)
+    throw InputError(pos, key, what + (detail.empty() ? "" : " (" + detail + ")") + " (an error under --strict)");
   for (TraceWarning& w : account_.warnings)
     if (w.key == key && w.what == what) {
       ++w.lines;

@@ -13,7 +13,7 @@ namespace t3sim::io {
 
 struct LoadedWorkload {
   core::Workload workload;
-  SourcePos pes_pos;  // where `pes` stands, for errors found against a machine
+  SourcePos pes_pos;     // where `pes` stands, for errors found against a machine
   TraceAccount account;  // a trace's: what its lines became (lines = 0 for a workload file)
 };
 

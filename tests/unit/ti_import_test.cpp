@@ -60,8 +60,9 @@ TEST(TiImport, WaitallCompletesOnlyTheRequestsNoLaterWaitNames) {
 }
 
 TEST(TiImport, WaitallWithNoLaterWaitCompletesEverything) {
-  const auto w = load("waitall_all", "0 irecv 1 0 8 6\n0 isend 1 0 8 6\n0 waitall 2\n"
-                                     "1 irecv 0 0 8 6\n1 isend 0 0 8 6\n1 waitall 2\n");
+  const auto w = load("waitall_all",
+                      "0 irecv 1 0 8 6\n0 isend 1 0 8 6\n0 waitall 2\n"
+                      "1 irecv 0 0 8 6\n1 isend 0 0 8 6\n1 waitall 2\n");
   for (const core::Op& op : w.workload.ops)
     if (op.kind == core::OpKind::MpiRecv) EXPECT_EQ(w.workload.labels.name(op.label), "waitall");
   EXPECT_EQ(w.account.replayed, 6u);
@@ -116,8 +117,9 @@ TEST(TiImport, DerivedDatatypesWarnWithTheirCountAndFailUnderStrict) {
 }
 
 TEST(TiImport, WaitAnyWaitsForTheOldestPendingRequestAndWarns) {
-  const auto w = load("waitany", "0 irecv 1 0 8 6\n0 irecv 2 0 8 6\n0 waitAny 2\n0 waitAny 2\n"
-                                 "1 send 0 0 8 6\n2 send 0 0 8 6\n");
+  const auto w = load("waitany",
+                      "0 irecv 1 0 8 6\n0 irecv 2 0 8 6\n0 waitAny 2\n0 waitAny 2\n"
+                      "1 send 0 0 8 6\n2 send 0 0 8 6\n");
   EXPECT_EQ(ops(w.workload, 0, core::OpKind::MpiRecv), 2);
   ASSERT_EQ(w.account.warnings.size(), 1u);
   EXPECT_EQ(w.account.warnings[0].key, "waitAny");
@@ -214,8 +216,7 @@ std::string corpus(const std::string& name) {
 // Action lines in the files a master lists (or in the file itself), counted without t3sim's reader.
 size_t lines_in(const std::string& master) {
   std::vector<std::string> files;
-  for (const auto& line : io::read_trace_lines(master))
-    files.push_back(io::path_beside(master, line.tokens[0].text));
+  for (const auto& line : io::read_trace_lines(master)) files.push_back(io::path_beside(master, line.tokens[0].text));
   size_t n = 0;
   for (const auto& f : files) {
     std::ifstream in(f);
@@ -239,21 +240,19 @@ TEST_P(TiCorpus, EveryLineIsReplayedOrWithoutCostByARule) {
   EXPECT_FALSE(w.workload.ops.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Real, TiCorpus,
-                         testing::Values("lulesh-8", "mpich-coll-alltoallw1-4", "mpich-coll-nonblocking-4",
-                                         "mpich-coll-red_scat_block-4", "mpich-coll-redscat-4",
-                                         "mpich-coll-scantst-4", "mpich-coll-scatterv-4", "mpich-pt2pt-anyall-4",
-                                         "mpich-pt2pt-bsendfrag-4", "mpich-pt2pt-inactivereq-4",
-                                         "mpich-pt2pt-rqfreeb-4", "mpich-rma-compare_and_swap-4",
-                                         "mpich-rma-flush-4", "mpich-rma-racc_local_comp-4",
-                                         "mpich-rma-req_example-4", "mpich-rma-rget-testall-4", "mpich-rma-test2-4",
-                                         "nas-dt-S-WH-12", "nas-ep-S-8", "nas-is-S-4-multifile", "nas-is-S-8",
-                                         "prk-dgemm-16", "prk-p2p-16", "prk-pic-16", "prk-transpose-16",
-                                         "sg-io-all-4", "sg-io-all-at-4", "sg-io-ordered-4", "sg-io-shared-4",
-                                         "sg-io-simple-4", "ti-ampi-4", "ti-cover-location-4"),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           return std::regex_replace(info.param, std::regex("[^A-Za-z0-9]"), "_");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Real, TiCorpus,
+    testing::Values("lulesh-8", "mpich-coll-alltoallw1-4", "mpich-coll-nonblocking-4", "mpich-coll-red_scat_block-4",
+                    "mpich-coll-redscat-4", "mpich-coll-scantst-4", "mpich-coll-scatterv-4", "mpich-pt2pt-anyall-4",
+                    "mpich-pt2pt-bsendfrag-4", "mpich-pt2pt-inactivereq-4", "mpich-pt2pt-rqfreeb-4",
+                    "mpich-rma-compare_and_swap-4", "mpich-rma-flush-4", "mpich-rma-racc_local_comp-4",
+                    "mpich-rma-req_example-4", "mpich-rma-rget-testall-4", "mpich-rma-test2-4", "nas-dt-S-WH-12",
+                    "nas-ep-S-8", "nas-is-S-4-multifile", "nas-is-S-8", "prk-dgemm-16", "prk-p2p-16", "prk-pic-16",
+                    "prk-transpose-16", "sg-io-all-4", "sg-io-all-at-4", "sg-io-ordered-4", "sg-io-shared-4",
+                    "sg-io-simple-4", "ti-ampi-4", "ti-cover-location-4"),
+    [](const testing::TestParamInfo<std::string>& info) {
+      return std::regex_replace(info.param, std::regex("[^A-Za-z0-9]"), "_");
+    });
 
 TEST(TiCorpus, LuleshCompletesEveryReceiveAndEveryWaitFindsItsRequest) {
   // 1136 irecvs, each named by one of the 1136 `wait` lines; the 248 `waitall 26` complete the isends

@@ -89,13 +89,16 @@ INSTANTIATE_TEST_SUITE_P(
                       "matching send"},
         RejectionCase{"ti_unknown_action.txt",
                       "ti_unknown_action.txt:2:3: sned: unknown action \\(did you mean 'send'\\?\\)"},
-        RejectionCase{"ti_partner_out_of_range.txt", "ti_partner_out_of_range.txt:1:8: send: rank must be from 0 to 1 \\(or -333"},
+        RejectionCase{"ti_partner_out_of_range.txt",
+                      "ti_partner_out_of_range.txt:1:8: send: rank must be from 0 to 1 \\(or -333"},
         RejectionCase{"ti_missing_rank.txt",
                       "ti_missing_rank.txt: rank: rank 1 has no actions, though ranks up to 2 do"},
         RejectionCase{"ti_unmatched.txt",
                       "ti_unmatched.txt:1:0: message: recv of PE 0 from PE 1 .* has no matching send"},
         RejectionCase{"ti_gatherv_short.txt", "ti_gatherv_short.txt:1:14: gatherv: missing count"},
-        RejectionCase{"ti_bad_datatype.txt", "ti_bad_datatype.txt:1:14: send: datatype number must be from 0 to 59 \\(or -1, a derived type\\)"},
+        RejectionCase{
+            "ti_bad_datatype.txt",
+            "ti_bad_datatype.txt:1:14: send: datatype number must be from 0 to 59 \\(or -1, a derived type\\)"},
         RejectionCase{"ti_not_a_line.txt",
                       "ti_not_a_line.txt:1:1: trace: neither a trace line \\('RANK ACTION ...'\\) nor the path"},
         // A rank file's name the OS refuses (longer than NAME_MAX) is a missing file, not a crash (found
