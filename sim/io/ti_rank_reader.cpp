@@ -53,45 +53,10 @@ const std::map<std::string, Collective>& collective_kinds() {
   return kinds;
 }
 
-bool rooted(Collective k) {
-  return k == Collective::Bcast || k == Collective::Reduce || k == Collective::Gather || k == Collective::Scatter ||
-         k == Collective::Gatherv || k == Collective::Scatterv;
-}
-bool one_size(Collective k) {  // every rank writes the same size (the v-forms and barrier do not)
-  return k != Collective::Barrier && k != Collective::Gatherv && k != Collective::Scatterv &&
-         k != Collective::Allgatherv && k != Collective::Alltoallv && k != Collective::ReduceScatter;
-}
-
 const std::set<std::string> kSends = {"send", "isend", "Ssend", "ISsend", "bsend", "ibsend"};
 const std::set<std::string> kNonblocking = {"isend", "ISsend", "ibsend", "irecv"};
 const std::set<std::string> kQuiets = {"Win_flush",  "Win_flush_all",  "Win_flush_local", "Win_flush_local_all",
                                        "Win_unlock", "Win_unlock_all", "Win_complete"};
-
-// "0-2, 4, 6-7" for a sorted list of PEs.
-std::string pe_ranges(const std::vector<int>& pes) {
-  std::string out;
-  for (size_t i = 0; i < pes.size();) {
-    size_t j = i;
-    while (j + 1 < pes.size() && pes[j + 1] == pes[j] + 1) ++j;
-    out += (out.empty() ? "" : ", ") + (j == i ? std::to_string(pes[i]) : fmt::format("{}-{}", pes[i], pes[j]));
-    i = j + 1;
-  }
-  return out;
-}
-
-// The value most ranks wrote (ties: the first in `prefer`'s order) and, when they disagree, the
-// text "N ranks wrote V (PEs ...); ...".
-template <typename T, typename Less>
-T majority(const std::map<T, std::vector<int>, Less>& by_value, std::string* disagreement, const char* unit) {
-  const auto best = std::max_element(by_value.begin(), by_value.end(), [](const auto& a, const auto& b) {
-    return a.second.size() < b.second.size();  // the first of equals wins: map order
-  });
-  if (by_value.size() > 1)
-    for (const auto& [value, pes] : by_value)
-      *disagreement += fmt::format("{}{} rank{} wrote {:g}{} (PE {})", disagreement->empty() ? "" : "; ", pes.size(),
-                                   pes.size() == 1 ? "" : "s", static_cast<double>(value), unit, pe_ranges(pes));
-  return best->first;
-}
 
 }  // namespace
 
@@ -210,7 +175,7 @@ double TiRankReader::type_bytes(const Line& l, size_t i) {
     l.r.fail(i, fmt::format("datatype number must be from 0 to {} (or -1, a derived type)", std::size(kTypeBytes) - 1),
              l.r.at(i, "").text);
   if (id == kDerivedType) {
-    if (census_)  // reading, not looking ahead
+    if (plan_)  // reading, not looking ahead
       out_.warn(l.r.pos(i), l.a,
                 fmt::format("a derived datatype (written -1) has no size in the trace: counted as {:g}-byte "
                             "elements (the trace's default type)",
@@ -221,8 +186,8 @@ double TiRankReader::type_bytes(const Line& l, size_t i) {
   return kTypeBytes[id];
 }
 
-void TiRankReader::read(const CollectiveCensus& census) {
-  census_ = &census;
+void TiRankReader::read(const std::vector<CollectiveInstance>& plan) {
+  plan_ = &plan;
   for (const auto& [file, line] : lines_) {
     const Line l(files_[static_cast<size_t>(file)], file, *line);
     out_.begin_line();
@@ -281,10 +246,10 @@ void TiRankReader::point_to_point(const Line& l) {
     r.no_more_than(6);
     const int to = static_cast<int>(r.integer(1, "rank", 0, last_rank));
     const int from = static_cast<int>(r.integer(3, "rank", 0, last_rank));
-    // As SimGrid's replay, the send goes with tag 0; its receive takes the next message from `from`
-    // whatever its tag (the partner may have sent it with a plain, tagged send).
+    // Matched as SimGrid's replay matches it: both halves with tag 0 (a partner's tagged send or
+    // receive does not match it: an error naming the call, where SimGrid's replay would hang).
     const int s = out_.message(rank_, Call::Kind::Send, to, bytes(0, 4), 0, false, l.at);
-    const int q = out_.message(rank_, Call::Kind::Recv, from, bytes(2, 5), core::kAnyTag, false, l.at);
+    const int q = out_.message(rank_, Call::Kind::Recv, from, bytes(2, 5), 0, false, l.at);
     out_.wait_request(rank_, s, l.at);
     out_.wait_request(rank_, q, l.at);
     return;
@@ -387,10 +352,9 @@ void TiRankReader::one_sided(const Line& l) {
   const LineReader& r = l.r;
   core::Op op;
   op.pe = rank_;
-  if (a == "Win_fence") {  // collective over the window's group, taken to be every rank
+  if (a == "Win_fence") {  // collective over the window's group
     r.no_more_than(0);
-    ++collectives_read_;
-    return out_.collective(rank_, {Collective::Barrier, 0, 0, 0}, l.at);
+    return run_collective({Collective::Barrier, 0, 0, 0}, l.at);
   }
   if (kQuiets.count(a)) {  // completes the rank's puts: shmem_quiet
     r.no_more_than(0);
@@ -560,46 +524,15 @@ bool TiRankReader::collective(const Line& l) {
     out_.warn(l.r.pos(0), a,
               "a nonblocking collective is replayed as blocking at its call (its overlap with later work is lost; "
               "the wait that completes it costs nothing)");
-  const size_t k = collectives_read_++;
-  if (k < census_->root.size()) {
-    if (rooted(c.kind)) c.root = census_->root[k];
-    if (one_size(c.kind)) c.bytes = census_->bytes[k];
-  }
-  out_.collective(rank_, c, l.at);
+  run_collective(std::move(c), l.at);
   return true;
 }
 
-CollectiveCensus take_census(const std::vector<std::vector<CollectiveVote>>& votes, TraceProgram& out) {
-  CollectiveCensus census;
-  size_t most = 0;
-  for (const auto& v : votes) most = std::max(most, v.size());
-  for (size_t k = 0; k < most; ++k) {
-    std::map<int, std::vector<int>, std::less<>> roots;
-    std::map<double, std::vector<int>, std::greater<>> sizes;  // ties: the larger size
-    const CollectiveVote* first = nullptr;
-    for (size_t pe = 0; pe < votes.size(); ++pe) {
-      if (k >= votes[pe].size()) continue;
-      const CollectiveVote& v = votes[pe][k];
-      if (!first) first = &v;
-      if (v.kind != first->kind) continue;  // TraceProgram::finish reports ranks that run other collectives
-      if (rooted(v.kind)) roots[v.root].push_back(static_cast<int>(pe));
-      if (one_size(v.kind)) sizes[v.bytes].push_back(static_cast<int>(pe));
-    }
-    std::string root_text, size_text;
-    census.root.push_back(roots.empty() ? 0 : majority(roots, &root_text, ""));
-    census.bytes.push_back(sizes.empty() ? 0 : majority(sizes, &size_text, " bytes"));
-    const std::string name = core::collective_name(first->kind);
-    auto warn = [&](const std::string& what, const std::string& detail, const std::string& chosen) {
-      out.warn(first->at, name,
-               "ranks disagree on a collective's " + what +
-                   ": the trace records no communicator (a sub-communicator's collective?); every rank replays it "
-                   "over all ranks with the value most ranks wrote",
-               fmt::format("first at collective {}: {}; replayed with {}", k + 1, detail, chosen));
-    };
-    if (!root_text.empty()) warn("root", root_text, "root " + std::to_string(census.root.back()));
-    if (!size_text.empty()) warn("size", size_text, fmt::format("{:g} bytes", census.bytes.back()));
-  }
-  return census;
+void TiRankReader::run_collective(core::CollectiveCall c, const TraceProgram::Where& at) {
+  const CollectiveInstance& instance = (*plan_)[collectives_read_++];
+  if (c.kind == Collective::Gather || c.kind == Collective::Scatter) c.bytes = instance.bytes;
+  static const std::vector<int> kEveryRank;
+  out_.collective_instance(rank_, c, at, instance.group ? *instance.group : kEveryRank, instance.id);
 }
 
 }  // namespace t3sim::io

@@ -3,7 +3,7 @@
 // their layouts and where SimGrid writes them; workloads/README.md states the rules for users).
 //
 // A rank is read in two passes over its lines: the constructor looks ahead (the keys of its posts and
-// waits, for TiRequests; its collectives, for the census of roots and sizes across ranks), then
+// waits, for TiRequests; its collectives, for plan_collectives), then
 // read() turns every line into calls or into no cost by a named rule (TraceProgram::no_cost).
 #pragma once
 #include <set>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/collectives.hpp"
+#include "sim/io/ti_collective_plan.hpp"
 #include "sim/io/ti_requests.hpp"
 #include "sim/io/trace_lines.hpp"
 #include "sim/io/trace_program.hpp"
@@ -22,28 +23,12 @@ namespace t3sim::io {
 // A rank's line: the index of its file in the trace's files, and the line.
 using TiLine = std::pair<int, const TraceLine*>;
 
-// What a collective line says that every rank must agree on: its kind, root and size.
-struct CollectiveVote {
-  core::Collective kind = core::Collective::Barrier;
-  int root = 0;
-  double bytes = 0;
-  SourcePos at;
-};
-
-// The roots and sizes every rank replays, collective by collective (index k: the rank's k-th
-// collective): the value most ranks wrote. SimGrid records no communicator, so ranks that disagree
-// ran the collective on a sub-communicator (or the trace is wrong): they are warned about.
-struct CollectiveCensus {
-  std::vector<int> root;
-  std::vector<double> bytes;
-};
-CollectiveCensus take_census(const std::vector<std::vector<CollectiveVote>>& votes, TraceProgram& out);
-
 class TiRankReader {
  public:
   TiRankReader(TraceProgram& out, int rank, const std::vector<std::string>& files, std::vector<TiLine> lines);
   const std::vector<CollectiveVote>& votes() const { return votes_; }
-  void read(const CollectiveCensus& census);
+  // `plan`: the instance each of the rank's collectives belongs to (plan_collectives).
+  void read(const std::vector<CollectiveInstance>& plan);
 
  private:
   struct Line;  // a line being read
@@ -56,6 +41,7 @@ class TiRankReader {
   // Parses a collective line (`kind_name` without a nonblocking form's leading 'i').
   core::CollectiveCall parse_collective(const Line& l, const std::string& kind_name);
   double type_bytes(const Line& l, size_t i);
+  void run_collective(core::CollectiveCall c, const TraceProgram::Where& at);
   void wait_for(const std::vector<int>& requests, const TraceProgram::Where& at);
   bool starts_receive(const Line& l) const;
 
@@ -68,7 +54,7 @@ class TiRankReader {
   std::set<std::string> self_receive_tags_;  // as written
   std::vector<bool> receive_;                // by request number: a receive's (completed before sends by a waitall)
   std::vector<CollectiveVote> votes_;
-  const CollectiveCensus* census_ = nullptr;
+  const std::vector<CollectiveInstance>* plan_ = nullptr;
   size_t collectives_read_ = 0;
 };
 

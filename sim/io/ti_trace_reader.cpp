@@ -79,8 +79,8 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
     readers.emplace_back(program, rank, files, std::move(per_rank[static_cast<size_t>(rank)]));
     votes.push_back(readers.back().votes());
   }
-  const CollectiveCensus census = take_census(votes, program);
-  for (TiRankReader& reader : readers) reader.read(census);
+  const CollectivePlan plan = plan_collectives(votes, program);
+  for (size_t rank = 0; rank < readers.size(); ++rank) readers[rank].read(plan[rank]);
   LoadedWorkload out;
   out.workload = program.finish(std::filesystem::path(path).stem().string(),
                                 fmt::format("SimGrid time-independent trace of {} ranks", ranks), eager_threshold);

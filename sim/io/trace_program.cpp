@@ -1,5 +1,7 @@
 #include "sim/io/trace_program.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace t3sim::io {
@@ -96,6 +98,31 @@ void TraceProgram::collective(int pe, const core::CollectiveCall& c, const Where
   const size_t before = program.size();
   core::append_collective(program, c, pe, pes(), tag, call(core::Call::Kind::Shmem, at),
                           &next_request_[static_cast<size_t>(pe)]);
+  for (size_t i = before; i < program.size(); ++i) count(at);
+}
+
+void TraceProgram::collective_instance(int pe, core::CollectiveCall c, const Where& at, const std::vector<int>& group,
+                                       int instance) {
+  auto& program = programs_[static_cast<size_t>(pe)];
+  const size_t before = program.size();
+  const int tag = -1 - instance;
+  if (group.empty()) {
+    core::append_collective(program, c, pe, pes(), tag, call(core::Call::Kind::Shmem, at),
+                            &next_request_[static_cast<size_t>(pe)]);
+  } else {
+    // Expanded among the group's ranks numbered 0..g-1, then renamed to PEs. The barrier hardware
+    // spans the job: a group's barrier is a zero-byte allreduce.
+    if (c.kind == core::Collective::Barrier) c = {core::Collective::Allreduce, 0, 0, 0};
+    const int rank = static_cast<int>(std::lower_bound(group.begin(), group.end(), pe) - group.begin());
+    core::append_collective(program, c, rank, static_cast<int>(group.size()), tag, call(core::Call::Kind::Shmem, at),
+                            &next_request_[static_cast<size_t>(pe)]);
+    auto to_pe = [&](int member) { return member >= 0 ? group[static_cast<size_t>(member)] : member; };
+    for (size_t i = before; i < program.size(); ++i) {
+      core::Call& made = program[i];
+      if (made.kind == core::Call::Kind::Send || made.kind == core::Call::Kind::Recv) made.peer = to_pe(made.peer);
+      if (made.kind == core::Call::Kind::Shmem) made.op.peer = to_pe(made.op.peer);
+    }
+  }
   for (size_t i = before; i < program.size(); ++i) count(at);
 }
 

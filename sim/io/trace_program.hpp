@@ -43,6 +43,11 @@ class TraceProgram {
   void wait_request(int pe, int request, const Where& at);
   void wait_all(int pe, const Where& at);
   void collective(int pe, const core::CollectiveCall& c, const Where& at);
+  // A collective whose ranks and instance the reader planned (ti_collective_plan.hpp): `group` its
+  // ranks ascending (empty: every PE; the call's root is relative to it), `instance` the same number on
+  // each of them (its tag). Not part of the same-collectives check.
+  void collective_instance(int pe, core::CollectiveCall c, const Where& at, const std::vector<int>& group,
+                           int instance);
 
   // Every action line is read between begin_line and end_line, and becomes calls (the methods above)
   // or no cost by a named `rule` (no_cost); end_line throws std::logic_error when a line did neither,
