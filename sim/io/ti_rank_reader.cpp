@@ -339,7 +339,7 @@ void TiRankReader::completion(const Line& l) {
   const size_t count =
       r.has(0) ? static_cast<size_t>(r.integer(0, "request count", 0, 1L << 30)) : std::numeric_limits<size_t>::max();
   const std::vector<int> done = requests_.complete_unnamed(a == "waitAny" ? std::min<size_t>(count, 1) : count);
-  if (done.empty()) return out_.no_cost(a + " with no request left pending");
+  if (done.empty()) return out_.no_cost(a + " covering no request (none pending that no later wait names)");
   if (a == "waitAny")
     out_.warn(r.pos(0), a,
               "the trace does not say which request completed: t3sim waits for the oldest pending one that no "
