@@ -165,9 +165,12 @@ class Emitter {
 
 }  // namespace
 
-std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
-                                InternTable& flags, size_t* null_receives) {
-  const std::vector<std::vector<Matched>> matched = match(programs, eager_threshold);
+namespace {
+// `owned`, when given, is `programs` itself, whose PEs' calls are freed as soon as they are expanded
+// (a large trace's calls and their operations are never all held at once).
+std::vector<Op> expand(const std::vector<std::vector<Call>>& programs, double eager_threshold, InternTable& flags,
+                       size_t* null_receives, std::vector<std::vector<Call>>* owned) {
+  std::vector<std::vector<Matched>> matched = match(programs, eager_threshold);
   if (null_receives) {
     *null_receives = 0;
     for (const auto& pe : matched)
@@ -242,8 +245,21 @@ std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, 
     std::map<int, size_t> left;
     left.swap(pending);
     for (const auto& [request, index] : left) finish(index, program[index]);  // by the program's end (finalize)
+    std::vector<Matched>().swap(matched[pe]);
+    if (owned) std::vector<Call>().swap((*owned)[pe]);
   }
   return ops;
+}
+}  // namespace
+
+std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
+                                InternTable& flags, size_t* null_receives) {
+  return expand(programs, eager_threshold, flags, null_receives, nullptr);
+}
+
+std::vector<Op> expand_messages(std::vector<std::vector<Call>>&& programs, double eager_threshold, InternTable& flags,
+                                size_t* null_receives) {
+  return expand(programs, eager_threshold, flags, null_receives, &programs);
 }
 
 }  // namespace t3sim::core

@@ -92,5 +92,8 @@ constexpr int kAnyTag = -2147483647 - 1;  // a request or acknowledgement of the
 // the maybe_null receives that no send matched (receives from MPI_PROC_NULL).
 std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
                                 InternTable& flags, size_t* null_receives = nullptr);
+// The same, freeing each PE's calls once they are expanded (`programs` is left empty).
+std::vector<Op> expand_messages(std::vector<std::vector<Call>>&& programs, double eager_threshold, InternTable& flags,
+                                size_t* null_receives = nullptr);
 
 }  // namespace t3sim::core

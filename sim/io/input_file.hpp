@@ -9,10 +9,13 @@ namespace t3sim::io {
 
 // Inputs are hand-written YAML and CSV tables of a few KiB; 64 MiB leaves room for generated ones.
 constexpr unsigned long long kMaxInputBytes = 64ull << 20;
+// Traces of whole programs are generated and can be large: a run holds the text (1 byte a character)
+// and 16 bytes per line (ti_trace_reader.cpp).
+constexpr unsigned long long kMaxTraceBytes = 8ull << 30;
 
-std::string read_input_file(const std::string& path);
+std::string read_input_file(const std::string& path, unsigned long long max_bytes = kMaxInputBytes);
 // The same checks, then the open stream (for readers that take a file a line at a time).
-std::ifstream open_input_file(const std::string& path);
+std::ifstream open_input_file(const std::string& path, unsigned long long max_bytes = kMaxInputBytes);
 
 // `path` as named inside `file`: itself when absolute, else relative to the folder of `file`.
 std::string path_beside(const std::string& file, const std::string& path);

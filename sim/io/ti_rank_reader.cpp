@@ -129,15 +129,20 @@ struct TiRankReader::Line {
   TraceProgram::Where at;
 };
 
-TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<std::string>& files,
-                           std::vector<TiLine> lines)
-    : out_(out), rank_(rank), files_(files), lines_(std::move(lines)) {
-  for (const auto& [file, line] : lines_) {  // the tags of receives from itself, for `Start`
-    const Line l(files_[static_cast<size_t>(file)], file, *line);
+TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts, std::vector<TiLine> lines)
+    : out_(out), rank_(rank), texts_(texts), lines_(std::move(lines)) {
+  for (const auto& [file, ref] : lines_) {  // the tags of receives from itself, for `Start`
+    const TraceText& t = texts_[static_cast<size_t>(file)];
+    const TraceLine line = t.line(ref);
+    const Line l(t.path, file, line);
     if ((l.a == "recv" || l.a == "irecv") && l.r.has(1) && l.r.at(0, "rank").text == std::to_string(rank_))
       self_receive_tags_.insert(l.r.at(1, "tag").text);
   }
-  for (const auto& [file, line] : lines_) look_ahead(Line(files_[static_cast<size_t>(file)], file, *line));
+  for (const auto& [file, ref] : lines_) {
+    const TraceText& t = texts_[static_cast<size_t>(file)];
+    const TraceLine line = t.line(ref);
+    look_ahead(Line(t.path, file, line));
+  }
   default_type_ = 1;
 }
 
@@ -188,12 +193,15 @@ double TiRankReader::type_bytes(const Line& l, size_t i) {
 
 void TiRankReader::read(const std::vector<CollectiveInstance>& plan) {
   plan_ = &plan;
-  for (const auto& [file, line] : lines_) {
-    const Line l(files_[static_cast<size_t>(file)], file, *line);
+  for (const auto& [file, ref] : lines_) {
+    const TraceText& t = texts_[static_cast<size_t>(file)];
+    const TraceLine line = t.line(ref);
+    const Line l(t.path, file, line);
     out_.begin_line();
     act(l);
     out_.end_line(l.at);
   }
+  std::vector<TiLine>().swap(lines_);  // read once: a large trace's index is tens of MB
 }
 
 void TiRankReader::act(const Line& l) {

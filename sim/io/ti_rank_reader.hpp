@@ -20,12 +20,12 @@
 
 namespace t3sim::io {
 
-// A rank's line: the index of its file in the trace's files, and the line.
-using TiLine = std::pair<int, const TraceLine*>;
+// A rank's line: the index of its file in the trace's texts, and the line there.
+using TiLine = std::pair<int, TraceText::Line>;
 
 class TiRankReader {
  public:
-  TiRankReader(TraceProgram& out, int rank, const std::vector<std::string>& files, std::vector<TiLine> lines);
+  TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts, std::vector<TiLine> lines);
   const std::vector<CollectiveVote>& votes() const { return votes_; }
   // `plan`: the instance each of the rank's collectives belongs to (plan_collectives).
   void read(const std::vector<CollectiveInstance>& plan);
@@ -47,7 +47,7 @@ class TiRankReader {
 
   TraceProgram& out_;
   int rank_;
-  const std::vector<std::string>& files_;
+  const std::vector<TraceText>& texts_;
   std::vector<TiLine> lines_;
   double default_type_ = 1;
   TiRequests requests_;

@@ -25,25 +25,34 @@ int rank_of(const std::string& file, const TraceLine& line) {
 }  // namespace
 
 LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, double max_operations, bool strict) {
-  const std::vector<TraceLine> master = read_trace_lines(path);
-  if (master.empty()) throw InputError({path, 0, 0}, "trace", "the trace is empty");
-  // (file index, lines) per rank
+  // Traces are kept as their text, 16 bytes a line besides (trace_lines.hpp): texts[i] is files[i].
+  std::vector<TraceText> texts;
+  texts.push_back(read_trace_text(path, kMaxTraceBytes));
+  if (texts[0].lines.empty()) throw InputError({path, 0, 0}, "trace", "the trace is empty");
   std::vector<std::string> files{path};
-  std::vector<std::vector<std::pair<int, const TraceLine*>>> per_rank;
-  std::vector<std::vector<TraceLine>> rank_files;
-  const bool shared = master[0].tokens.size() >= 2 && is_rank(master[0].tokens[0].text);
-  if (shared) {
-    for (const TraceLine& line : master) {
-      const int rank = rank_of(path, line);
-      if (rank >= core::kMaxNodes * 8) throw InputError({path, line.number, 1}, "rank", "rank beyond t3sim's limit");
+  std::vector<std::vector<TiLine>> per_rank;
+  auto index = [&](int file) {  // groups the lines of texts[file] by the rank that starts them
+    const TraceText& t = texts[static_cast<size_t>(file)];
+    for (const TraceText::Line& l : t.lines) {
+      const int rank = rank_of(t.path, t.line(l));
+      if (rank >= core::kMaxNodes * 8) throw InputError({t.path, l.number, 1}, "rank", "rank beyond t3sim's limit");
       if (static_cast<size_t>(rank) >= per_rank.size()) per_rank.resize(static_cast<size_t>(rank) + 1);
-      per_rank[static_cast<size_t>(rank)].push_back({0, &line});
+      per_rank[static_cast<size_t>(rank)].push_back({file, l});
     }
+  };
+  auto forget_lines = [&](int file) {  // per_rank has them now
+    std::vector<TraceText::Line>().swap(texts[static_cast<size_t>(file)].lines);
+  };
+  const TraceLine first = texts[0].line(texts[0].lines[0]);
+  if (first.tokens.size() >= 2 && is_rank(first.tokens[0].text)) {
+    index(0);
+    forget_lines(0);
   } else {
     // A list of files: SimGrid's default writes one per rank, its ti-one-file option one holding every
     // rank's lines. Either way each line names its rank: lines are grouped by it, in file order.
-    rank_files.reserve(master.size());
-    for (const TraceLine& line : master) {
+    const std::vector<TraceText::Line> listed = texts[0].lines;
+    for (const TraceText::Line& entry : listed) {
+      const TraceLine line = texts[0].line(entry);
       if (line.tokens.size() != 1)
         throw InputError({path, line.number, 1}, "trace",
                          "neither a trace line ('RANK ACTION ...') nor the path of a file of them");
@@ -54,15 +63,9 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
       const std::string beside = path_beside(path, line.tokens[0].text);
       std::error_code ec;
       files.push_back(std::filesystem::exists(beside, ec) ? beside : line.tokens[0].text);
-      rank_files.push_back(read_trace_lines(files.back()));
-      const int file_index = static_cast<int>(files.size()) - 1;
-      for (const TraceLine& l : rank_files.back()) {
-        const int rank = rank_of(files.back(), l);
-        if (rank >= core::kMaxNodes * 8)
-          throw InputError({files.back(), l.number, 1}, "rank", "rank beyond t3sim's limit");
-        if (static_cast<size_t>(rank) >= per_rank.size()) per_rank.resize(static_cast<size_t>(rank) + 1);
-        per_rank[static_cast<size_t>(rank)].push_back({file_index, &l});
-      }
+      texts.push_back(read_trace_text(files.back(), kMaxTraceBytes));
+      index(static_cast<int>(texts.size()) - 1);
+      forget_lines(static_cast<int>(texts.size()) - 1);
     }
   }
   const int ranks = static_cast<int>(per_rank.size());
@@ -76,11 +79,12 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
   std::vector<std::vector<CollectiveVote>> votes;
   readers.reserve(static_cast<size_t>(ranks));
   for (int rank = 0; rank < ranks; ++rank) {
-    readers.emplace_back(program, rank, files, std::move(per_rank[static_cast<size_t>(rank)]));
+    readers.emplace_back(program, rank, texts, std::move(per_rank[static_cast<size_t>(rank)]));
     votes.push_back(readers.back().votes());
   }
   const CollectivePlan plan = plan_collectives(votes, program);
-  for (size_t rank = 0; rank < readers.size(); ++rank) readers[rank].read(plan[rank]);
+  for (size_t rank = 0; rank < readers.size(); ++rank) readers[rank].read(plan[rank]);  // each frees its lines
+  std::vector<TraceText>().swap(texts);                                                 // the calls are made
   LoadedWorkload out;
   out.workload = program.finish(std::filesystem::path(path).stem().string(),
                                 fmt::format("SimGrid time-independent trace of {} ranks", ranks), eager_threshold);

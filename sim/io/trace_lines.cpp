@@ -9,33 +9,67 @@
 
 namespace t3sim::io {
 
-std::vector<TraceLine> read_trace_lines(const std::string& path) {
-  const std::string text = read_input_file(path);
-  std::vector<TraceLine> lines;
+TraceLine tokenize_line(const std::string& text, size_t start, size_t end, int number) {
+  TraceLine line{number, {}};
+  size_t i = start;
+  while (i < end) {
+    const char c = text[i];
+    if (c == '#') break;
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++i;
+      continue;
+    }
+    const size_t from = i;
+    while (i < end && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '#') ++i;
+    line.tokens.push_back({text.substr(from, i - from), static_cast<int>(from - start) + 1});
+  }
+  return line;
+}
+
+namespace {
+// Calls `each(start, end, number)` for every line of `text`.
+template <typename Each>
+void for_each_line(const std::string& text, Each each) {
   int number = 0;
   size_t start = 0;
   while (start <= text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    ++number;
-    TraceLine line{number, {}};
-    size_t i = start;
-    while (i < end) {
-      const char c = text[i];
-      if (c == '#') break;
-      if (c == ' ' || c == '\t' || c == '\r') {
-        ++i;
-        continue;
-      }
-      const size_t from = i;
-      while (i < end && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '#') ++i;
-      line.tokens.push_back({text.substr(from, i - from), static_cast<int>(from - start) + 1});
-    }
-    if (!line.tokens.empty()) lines.push_back(std::move(line));
+    each(start, end, ++number);
     if (end == text.size()) break;
     start = end + 1;
   }
+}
+bool blank(const std::string& text, size_t start, size_t end) {
+  for (size_t i = start; i < end; ++i) {
+    const char c = text[i];
+    if (c == '#') return true;
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  }
+  return true;
+}
+}  // namespace
+
+std::vector<TraceLine> read_trace_lines(const std::string& path) {
+  const std::string text = read_input_file(path);
+  std::vector<TraceLine> lines;
+  for_each_line(text, [&](size_t start, size_t end, int number) {
+    TraceLine line = tokenize_line(text, start, end, number);
+    if (!line.tokens.empty()) lines.push_back(std::move(line));
+  });
   return lines;
+}
+
+TraceText read_trace_text(const std::string& path, unsigned long long max_bytes) {
+  TraceText t;
+  t.path = path;
+  t.text = read_input_file(path, max_bytes);
+  for_each_line(t.text, [&](size_t start, size_t end, int number) {
+    if (blank(t.text, start, end)) return;
+    if (end - start > UINT32_MAX) throw InputError({path, number, 1}, "trace", "line longer than 4 GiB");
+    t.lines.push_back({start, static_cast<uint32_t>(end - start), number});
+  });
+  return t;
 }
 
 std::string first_token(const std::string& path) {

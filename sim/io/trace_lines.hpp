@@ -1,6 +1,7 @@
 // The text layer of both trace formats: lines split into whitespace-separated tokens, each with its
 // column, '#' starting a comment; and the located parsing of one token (file:line:column in errors).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,25 @@ struct TraceLine {
 
 // The non-empty lines of `path` (read with read_input_file's checks), comments removed.
 std::vector<TraceLine> read_trace_lines(const std::string& path);
+
+// The tokens of text[start, end) (one line, without its newline), comments removed: empty when blank.
+TraceLine tokenize_line(const std::string& text, size_t start, size_t end, int number);
+
+// A large trace file kept as its text, its lines tokenized when read (16 bytes a line in `lines`
+// instead of a TraceLine's ~250): what the TI reader needs to hold a trace of millions of lines.
+struct TraceText {
+  struct Line {
+    uint64_t start = 0;  // offset of the line in `text`
+    uint32_t length = 0;
+    int32_t number = 0;  // 1-based
+  };
+  std::string path;
+  std::string text;
+  std::vector<Line> lines;  // the non-empty ones
+  TraceLine line(const Line& l) const { return tokenize_line(text, l.start, l.start + l.length, l.number); }
+};
+// Reads `path` (at most `max_bytes`) and indexes its non-empty lines.
+TraceText read_trace_text(const std::string& path, unsigned long long max_bytes);
 
 // The first token of the first non-empty line that is not a comment ("" when there is none): what a
 // reader needs to tell a trace's format without reading it whole.

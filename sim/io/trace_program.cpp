@@ -157,7 +157,7 @@ core::Workload TraceProgram::finish(const std::string& name, const std::string& 
   w.labels = labels_;
   try {
     size_t null_receives = 0;
-    w.ops = core::expand_messages(programs_, eager_threshold, w.flags, &null_receives);
+    w.ops = core::expand_messages(std::move(programs_), eager_threshold, w.flags, &null_receives);
     if (null_receives > 0) {  // lines read as receives that turned out to be from MPI_PROC_NULL
       account_.replayed -= null_receives;
       account_.no_cost["receive from -333 that no send matches (MPI_PROC_NULL)"] += null_receives;
