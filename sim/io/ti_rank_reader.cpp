@@ -1,6 +1,7 @@
 #include "sim/io/ti_rank_reader.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -131,22 +132,23 @@ struct TiRankReader::Line {
 
 TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts, std::vector<TiLine> lines)
     : out_(out), rank_(rank), texts_(texts), lines_(std::move(lines)) {
-  for (const auto& [file, ref] : lines_) {  // the tags of receives from itself, for `Start`
-    const TraceText& t = texts_[static_cast<size_t>(file)];
-    const TraceLine line = t.line(ref);
-    const Line l(t.path, file, line);
+  for_each_line([&](const Line& l) {  // the tags of receives from itself, for `Start`
     if ((l.a == "recv" || l.a == "irecv") && l.r.has(1) && l.r.at(0, "rank").text == std::to_string(rank_))
       self_receive_tags_.insert(l.r.at(1, "tag").text);
-  }
-  for (const auto& [file, ref] : lines_) {
-    const TraceText& t = texts_[static_cast<size_t>(file)];
-    const TraceLine line = t.line(ref);
-    look_ahead(Line(t.path, file, line));
-  }
+  });
+  for_each_line([&](const Line& l) { look_ahead(l); });
   default_type_ = 1;
 }
 
-// The keys of the rank's posts and waits (for TiRequests) and its collectives (for the census). Parse
+void TiRankReader::for_each_line(const std::function<void(const Line&)>& f) const {
+  for (const auto& [file, ref] : lines_) {
+    const TraceText& t = texts_[static_cast<size_t>(file)];
+    const TraceLine line = t.line(ref);  // tokenized on each pass: the rank's lines are not kept so
+    f(Line(t.path, file, line));
+  }
+}
+
+// The keys of the rank's posts and waits (for TiRequests) and its collectives (for plan_collectives). Parse
 // errors surface here as they would in read(); warnings are left to read().
 void TiRankReader::look_ahead(const Line& l) {
   const std::string& a = l.a;
@@ -193,14 +195,11 @@ double TiRankReader::type_bytes(const Line& l, size_t i) {
 
 void TiRankReader::read(const std::vector<CollectiveInstance>& plan) {
   plan_ = &plan;
-  for (const auto& [file, ref] : lines_) {
-    const TraceText& t = texts_[static_cast<size_t>(file)];
-    const TraceLine line = t.line(ref);
-    const Line l(t.path, file, line);
+  for_each_line([&](const Line& l) {
     out_.begin_line();
     act(l);
     out_.end_line(l.at);
-  }
+  });
   std::vector<TiLine>().swap(lines_);  // read once: a large trace's index is tens of MB
 }
 

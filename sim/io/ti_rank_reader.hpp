@@ -6,6 +6,7 @@
 // waits, for TiRequests; its collectives, for plan_collectives), then
 // read() turns every line into calls or into no cost by a named rule (TraceProgram::no_cost).
 #pragma once
+#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -32,6 +33,7 @@ class TiRankReader {
 
  private:
   struct Line;  // a line being read
+  void for_each_line(const std::function<void(const Line&)>& f) const;
   void look_ahead(const Line& l);
   void act(const Line& l);
   void point_to_point(const Line& l);
