@@ -114,7 +114,12 @@ void TraceProgram::collective_instance(int pe, core::CollectiveCall c, const Whe
     // spans the job: a group's barrier is a zero-byte allreduce.
     if (c.kind == core::Collective::Barrier) c = {core::Collective::Allreduce, 0, 0, 0};
     const int rank = static_cast<int>(std::lower_bound(group.begin(), group.end(), pe) - group.begin());
-    core::append_collective(program, c, rank, static_cast<int>(group.size()), tag, call(core::Call::Kind::Shmem, at),
+    const int size = static_cast<int>(group.size());
+    if (c.root >= size) {  // not relative to the group: the group's PE of that number, else its first
+      const auto it = std::lower_bound(group.begin(), group.end(), c.root);
+      c.root = it != group.end() && *it == c.root ? static_cast<int>(it - group.begin()) : 0;
+    }
+    core::append_collective(program, c, rank, size, tag, call(core::Call::Kind::Shmem, at),
                             &next_request_[static_cast<size_t>(pe)]);
     auto to_pe = [&](int member) { return member >= 0 ? group[static_cast<size_t>(member)] : member; };
     for (size_t i = before; i < program.size(); ++i) {
