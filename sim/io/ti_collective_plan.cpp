@@ -54,6 +54,20 @@ CollectivePlan plan_collectives(const std::vector<std::vector<CollectiveVote>>& 
   CollectivePlan plan(n);
   for (size_t r = 0; r < n; ++r) plan[r].resize(votes[r].size());
   std::vector<size_t> next(n, 0);
+  // Where each signature comes in each rank's sequence, to ask "is it still ahead of rank r?" in log
+  // time (filled the first time ranks disagree: a trace of MPI_COMM_WORLD collectives never needs it).
+  std::vector<std::map<Signature, std::vector<size_t>>> positions;
+  auto ahead = [&](size_t r, const Signature& s) {
+    if (positions.empty()) {
+      positions.resize(n);
+      for (size_t q = 0; q < n; ++q)
+        for (size_t k = 0; k < votes[q].size(); ++k) positions[q][signature_of(votes[q][k])].push_back(k);
+    }
+    const auto it = positions[r].find(s);
+    if (it == positions[r].end()) return false;
+    const auto later = std::upper_bound(it->second.begin(), it->second.end(), next[r]);
+    return later != it->second.end() && *later <= next[r] + kLookAhead;
+  };
   int id = 0;
   auto run = [&](const std::vector<int>& ranks, const std::string& others) {
     std::shared_ptr<const std::vector<int>> group;
@@ -95,12 +109,8 @@ CollectivePlan plan_collectives(const std::vector<std::vector<CollectiveVote>>& 
       bool waits = false;
       for (const auto& [other, outside] : groups) {
         if (other == s) continue;
-        for (int r : outside) {
-          const auto& v = votes[static_cast<size_t>(r)];
-          const size_t from = next[static_cast<size_t>(r)] + 1, to = std::min(v.size(), from + kLookAhead);
-          for (size_t k = from; k < to && !waits; ++k) waits = signature_of(v[k]) == s;
-          if (waits) break;
-        }
+        for (int r : outside)
+          if ((waits = ahead(static_cast<size_t>(r), s))) break;
         if (waits) break;
       }
       if (!waits) ready.push_back(&ranks);

@@ -21,6 +21,7 @@ int TiRequests::wait(const Key& k) {
   if (it == pending_.end() || it->second.empty()) return -1;
   const int request = it->second.front();
   it->second.pop_front();
+  if (it->second.empty()) pending_.erase(it);  // waitall walks the keys with requests only
   --pending_count_;
   return request;
 }
@@ -37,8 +38,9 @@ std::vector<int> TiRequests::complete_unnamed(size_t count) {
   if (unnamed.size() > count) unnamed.resize(count);
   std::vector<int> done;
   for (const auto& [request, k] : unnamed) {
-    auto& queue = pending_[k];
-    queue.erase(std::find(queue.begin(), queue.end(), request));
+    const auto it = pending_.find(k);
+    it->second.erase(std::find(it->second.begin(), it->second.end(), request));
+    if (it->second.empty()) pending_.erase(it);
     --pending_count_;
     done.push_back(request);
   }
