@@ -136,15 +136,39 @@ TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceT
     if ((l.a == "recv" || l.a == "irecv") && l.r.has(1) && l.r.at(0, "rank").text == std::to_string(rank_))
       self_receive_tags_.insert(l.r.at(1, "tag").text);
   });
-  for_each_line([&](const Line& l) { look_ahead(l); });
+  std::map<TiRequests::Key, size_t> last_test;  // the latest test of each key not yet followed by a wait
+  for_each_line([&](const Line& l) {
+    look_ahead(l);
+    const auto number = [&](size_t i) { return static_cast<int>(l.r.number(i, "rank or tag", -1e9, 1e9)); };
+    auto posted = [&](const TiRequests::Key& k) {  // a new request of k: the last test completed the old one
+      const auto it = last_test.find(k);
+      if (it == last_test.end()) return;
+      completing_tests_.insert(it->second);
+      last_test.erase(it);
+    };
+    if (l.a == "test" && l.r.has(2)) {
+      last_test[{number(0), number(1), number(2)}] = line_index_;
+    } else if (l.a == "wait" && l.r.has(2)) {
+      last_test.erase({number(0), number(1), number(2)});
+    } else if (kNonblocking.count(l.a) || l.a == "Start") {
+      const int peer = number(0), tag = number(1);
+      if (l.a == "irecv" || (l.a == "Start" && starts_receive(l)))
+        posted({l.a == "Start" ? kUndefinedRank : peer, rank_, tag});
+      else
+        posted({rank_, peer, tag});
+    }
+  });
+  for (const auto& [key, index] : last_test) completing_tests_.insert(index);
   default_type_ = 1;
 }
 
-void TiRankReader::for_each_line(const std::function<void(const Line&)>& f) const {
+void TiRankReader::for_each_line(const std::function<void(const Line&)>& f) {
+  line_index_ = 0;
   for (const auto& [file, ref] : lines_) {
     const TraceText& t = texts_[static_cast<size_t>(file)];
     const TraceLine line = t.line(ref);  // tokenized on each pass: the rank's lines are not kept so
     f(Line(t.path, file, line));
+    ++line_index_;
   }
 }
 
@@ -321,21 +345,33 @@ void TiRankReader::wait_for(const std::vector<int>& requests, const TraceProgram
       if (receive_[static_cast<size_t>(q)] == receives) out_.wait_request(rank_, q, at);
 }
 
+// SRC DST TAG as the request was posted (negative: a wildcard, MPI_PROC_NULL).
+TiRequests::Key TiRankReader::request_key(const LineReader& r) const {
+  const auto number = [&](size_t i, const char* what) {
+    return static_cast<int>(r.integer(i, what, -1000000000L, i == 2 ? 1L << 30 : out_.pes() - 1L));
+  };
+  return {number(0, "rank"), number(1, "rank"), number(2, "tag")};
+}
+
 void TiRankReader::completion(const Line& l) {
   const std::string& a = l.a;
   const LineReader& r = l.r;
-  if (a == "wait") {  // SRC DST TAG as the request was posted (negative: a wildcard)
+  if (a == "wait") {
     r.no_more_than(3);
-    const auto number = [&](size_t i, const char* what) {
-      return static_cast<int>(r.integer(i, what, -1000000000L, i == 2 ? 1L << 30 : out_.pes() - 1L));
-    };
-    const int request = requests_.wait({number(0, "rank"), number(1, "rank"), number(2, "tag")});
+    const int request = requests_.wait(request_key(r));
     if (request < 0) return out_.no_cost("wait for a request no call left pending");
+    return out_.wait_request(rank_, request, l.at);
+  }
+  if (a == "test" && completing_tests_.count(line_index_)) {  // where the request completed
+    r.no_more_than(3);
+    const int request = requests_.complete(request_key(r));
+    if (request < 0) return out_.no_cost("test of a request no call left pending");
     return out_.wait_request(rank_, request, l.at);
   }
   if (a == "test" || a == "testany" || a == "testall" || a == "testsome") {
     r.no_more_than(a == "test" ? 3 : 0);
-    return out_.no_cost("test (its requests stay pending for a later wait)");
+    return out_.no_cost(a == "test" ? "test (a later test or wait of its request completes it)"
+                                    : a + " (its requests stay pending for a later wait)");
   }
   if (a == "Startall") {
     r.no_more_than(0);

@@ -33,7 +33,8 @@ class TiRankReader {
 
  private:
   struct Line;  // a line being read
-  void for_each_line(const std::function<void(const Line&)>& f) const;
+  void for_each_line(const std::function<void(const Line&)>& f);
+  TiRequests::Key request_key(const LineReader& r) const;  // SRC DST TAG of a wait or test line
   void look_ahead(const Line& l);
   void act(const Line& l);
   void point_to_point(const Line& l);
@@ -54,7 +55,11 @@ class TiRankReader {
   double default_type_ = 1;
   TiRequests requests_;
   std::set<std::string> self_receive_tags_;  // as written
-  std::vector<bool> receive_;                // by request number: a receive's (completed before sends by a waitall)
+  // Tests where their request completed (by line index among the rank's lines): a `test K` followed,
+  // among the rank's lines naming K, by a new post of K or by nothing (the program stopped asking).
+  std::set<size_t> completing_tests_;
+  size_t line_index_ = 0;      // of the line being read, among the rank's lines
+  std::vector<bool> receive_;  // by request number: a receive's (completed before sends by a waitall)
   std::vector<CollectiveVote> votes_;
   const std::vector<CollectiveInstance>* plan_ = nullptr;
   size_t collectives_read_ = 0;

@@ -17,6 +17,10 @@ void TiRequests::post(const Key& k, int request) {
 
 int TiRequests::wait(const Key& k) {
   ++waits_[k].seen;
+  return complete(k);
+}
+
+int TiRequests::complete(const Key& k) {
   auto it = pending_.find(k);
   if (it == pending_.end() || it->second.empty()) return -1;
   const int request = it->second.front();

@@ -29,6 +29,9 @@ class TiRequests {
   void post(const Key& k, int request);
   // A `wait K` line: the oldest pending request of K, or -1 when none is (an earlier call completed it).
   int wait(const Key& k);
+  // A `test K` line that the reader found to be where K's request completed: its oldest pending one
+  // (-1: none), leaving the look-ahead counts alone.
+  int complete(const Key& k);
   // The requests a `waitall count` (or a `waitAny`: count 1) completes, in posting order.
   std::vector<int> complete_unnamed(size_t count);
   size_t pending() const { return pending_count_; }

@@ -69,6 +69,27 @@ TEST(TiImport, WaitallWithNoLaterWaitCompletesEverything) {
   EXPECT_EQ(w.account.replayed, 6u);
 }
 
+TEST(TiImport, ARequestCompletesAtTheLastTestThatAsksForIt) {
+  // a polling loop: the program stopped testing its first receive at the third test (it had
+  // completed); the second receive is tested once, then waited for
+  const auto w = load("tests", R"(0 irecv 1 0 8 6
+0 test 1 0 0
+0 test 1 0 0
+0 test 1 0 0
+0 compute 1000
+0 irecv 1 0 8 6
+0 test 1 0 0
+0 wait 1 0 0
+1 send 0 0 8 6
+1 send 0 0 8 6
+)");
+  EXPECT_EQ(no_cost(w, "test (a later test or wait of its request completes it)"), 3u);
+  std::vector<std::string> completed_under;
+  for (const core::Op& op : w.workload.ops)
+    if (op.kind == core::OpKind::MpiRecv) completed_under.push_back(w.workload.labels.name(op.label));
+  EXPECT_EQ(completed_under, (std::vector<std::string>{"test", "wait"}));
+}
+
 TEST(TiImport, ProcNullSendsCostNothingAndUnmatchedMinus333ReceivesComplete) {
   const auto w = load("proc_null", R"(0 isend -333 3 8 6
 0 irecv -333 3 8 6
