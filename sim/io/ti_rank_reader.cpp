@@ -1,10 +1,12 @@
 #include "sim/io/ti_rank_reader.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -132,10 +134,32 @@ struct TiRankReader::Line {
 
 TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts, std::vector<TiLine> lines)
     : out_(out), rank_(rank), texts_(texts), lines_(std::move(lines)) {
-  for_each_line([&](const Line& l) {  // the tags of receives from itself, for `Start`
-    if ((l.a == "recv" || l.a == "irecv") && l.r.has(1) && l.r.at(0, "rank").text == std::to_string(rank_))
+  // For `Start`: the tags of receives from itself, the Starts naming the caller and the waits and
+  // tests of requests the caller receives: (line index, source as written, tag as written).
+  const std::string me = std::to_string(rank_);
+  std::vector<std::pair<size_t, std::string>> self_starts;
+  std::vector<std::tuple<size_t, std::string, std::string>> receive_waits;
+  for_each_line([&](const Line& l) {
+    if ((l.a == "recv" || l.a == "irecv") && l.r.has(1) && l.r.at(0, "rank").text == me)
       self_receive_tags_.insert(l.r.at(1, "tag").text);
+    if (l.a == "Start" && l.r.has(1) && l.r.at(0, "rank").text == me)
+      self_starts.push_back({line_index_, l.r.at(1, "tag").text});
+    if ((l.a == "wait" || l.a == "test") && l.r.has(2) && l.r.at(1, "rank").text == me)
+      receive_waits.emplace_back(line_index_, l.r.at(0, "rank").text, l.r.at(2, "tag").text);
   });
+  // A persistent receive's source is the one its first wait or test after it names (SimGrid writes
+  // the request's source there, though the Start line has only the receiver).
+  std::vector<bool> claimed(receive_waits.size(), false);
+  for (const auto& [index, tag] : self_starts) {
+    if (self_receive_tags_.count(tag)) continue;  // a send to itself
+    for (size_t w = 0; w < receive_waits.size(); ++w) {
+      const auto& [at, source, wait_tag] = receive_waits[w];
+      if (claimed[w] || at <= index || wait_tag != tag) continue;
+      claimed[w] = true;
+      start_sources_[index] = static_cast<int>(std::strtol(source.c_str(), nullptr, 10));
+      break;
+    }
+  }
   std::map<TiRequests::Key, size_t> last_test;  // the latest test of each key not yet followed by a wait
   for_each_line([&](const Line& l) {
     look_ahead(l);
@@ -153,7 +177,7 @@ TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceT
     } else if (kNonblocking.count(l.a) || l.a == "Start") {
       const int peer = number(0), tag = number(1);
       if (l.a == "irecv" || (l.a == "Start" && starts_receive(l)))
-        posted({l.a == "Start" ? kUndefinedRank : peer, rank_, tag});
+        posted({l.a == "Start" ? start_source() : peer, rank_, tag});
       else
         posted({rank_, peer, tag});
     }
@@ -183,7 +207,7 @@ void TiRankReader::look_ahead(const Line& l) {
   } else if (kNonblocking.count(a) || a == "Start") {
     const int peer = number(0), tag = number(1);
     const bool receive = a == "irecv" || (a == "Start" && starts_receive(l));
-    if (receive) requests_.expect_post({a == "Start" ? kUndefinedRank : peer, rank_, tag});
+    if (receive) requests_.expect_post({a == "Start" ? start_source() : peer, rank_, tag});
     if (!receive && peer != kUndefinedRank) requests_.expect_post({rank_, peer, tag});
   } else if (a == "wait") {
     requests_.expect_wait({number(0), number(1), number(2)});
@@ -315,11 +339,11 @@ void TiRankReader::point_to_point(const Line& l) {
   }
   // A receive: a negative source is any source (-333 also stands for MPI_PROC_NULL: such a receive
   // that no send is left for completes at once), a negative tag any tag.
-  if (start)
+  const int source = start ? start_source() : written_peer;
+  if (start && source == kUndefinedRank)
     out_.warn(r.pos(0), a,
-              "a persistent receive's source is not in the trace (SimGrid writes the receiver): replayed as a "
-              "receive from any source");
-  const int source = start ? kUndefinedRank : written_peer;
+              "a persistent receive's source is not in the trace (SimGrid writes the receiver, and no later wait "
+              "or test names it): replayed as a receive from any source");
   const int peer = source < 0 ? core::kAnySource : source;
   const int tag = written_tag < 0 ? core::kAnyTag : written_tag;
   const int request = out_.message(rank_, Call::Kind::Recv, peer, b, tag, !nonblocking, l.at, Call::Protocol::BySize,
@@ -343,6 +367,12 @@ void TiRankReader::wait_for(const std::vector<int>& requests, const TraceProgram
   for (const bool receives : {true, false})
     for (const int q : requests)
       if (receive_[static_cast<size_t>(q)] == receives) out_.wait_request(rank_, q, at);
+}
+
+// The source of the persistent receive the current line starts (kUndefinedRank: not known).
+int TiRankReader::start_source() const {
+  const auto it = start_sources_.find(line_index_);
+  return it == start_sources_.end() ? kUndefinedRank : it->second;
 }
 
 // SRC DST TAG as the request was posted (negative: a wildcard, MPI_PROC_NULL).

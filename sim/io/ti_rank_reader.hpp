@@ -7,6 +7,7 @@
 // read() turns every line into calls or into no cost by a named rule (TraceProgram::no_cost).
 #pragma once
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -47,6 +48,7 @@ class TiRankReader {
   void run_collective(core::CollectiveCall c, const TraceProgram::Where& at);
   void wait_for(const std::vector<int>& requests, const TraceProgram::Where& at);
   bool starts_receive(const Line& l) const;
+  int start_source() const;
 
   TraceProgram& out_;
   int rank_;
@@ -58,8 +60,9 @@ class TiRankReader {
   // Tests where their request completed (by line index among the rank's lines): a `test K` followed,
   // among the rank's lines naming K, by a new post of K or by nothing (the program stopped asking).
   std::set<size_t> completing_tests_;
-  size_t line_index_ = 0;      // of the line being read, among the rank's lines
-  std::vector<bool> receive_;  // by request number: a receive's (completed before sends by a waitall)
+  std::map<size_t, int> start_sources_;  // by line index: a persistent receive's source, from its wait
+  size_t line_index_ = 0;                // of the line being read, among the rank's lines
+  std::vector<bool> receive_;            // by request number: a receive's (completed before sends by a waitall)
   std::vector<CollectiveVote> votes_;
   const std::vector<CollectiveInstance>* plan_ = nullptr;
   size_t collectives_read_ = 0;

@@ -249,6 +249,16 @@ TEST(TiImport, PersistentStartsSendToThePeerOrToItself) {
   EXPECT_EQ(ops(w.workload, 1, core::OpKind::MpiSend), 1);
 }
 
+TEST(TiImport, APersistentReceiveTakesItsSourceFromItsWait) {
+  // `Start` names only the receiver; the wait that completes the request names its source
+  const auto w = load("start_source", "0 Start 0 4 40 1\n1 Start 0 4 40 1\n0 wait 1 0 4\n1 wait 1 0 4\n");
+  EXPECT_TRUE(w.account.warnings.empty());
+  EXPECT_EQ(no_cost(w, "wait for a request no call left pending"), 0u);
+  EXPECT_EQ(ops(w.workload, 0, core::OpKind::MpiRecv), 1);
+  for (const core::Op& op : w.workload.ops)
+    if (op.kind == core::OpKind::MpiRecv) EXPECT_EQ(w.workload.labels.name(op.label), "wait");
+}
+
 TEST(TiImport, OneFileLayoutListsOneFileOfEveryRank) {
   // smpirun --cfg=tracing/smpi/format/ti-one-file:yes: a master naming one file with every rank's lines
   const auto dir = std::filesystem::temp_directory_path() / "t3sim_ti_one_file";
