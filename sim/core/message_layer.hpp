@@ -29,8 +29,10 @@
 // Matching: the k-th send from s to r with tag t meets the k-th receive at r from s with tag t (MPI's
 // non-overtaking order). Wildcard receives (any source, any tag) then take, in program order, the
 // earliest remaining send to their PE from the lowest-numbered sender that fits: a trace does not
-// record which message arrived first. Flags count signals, so a wait on the k-th message of a
-// channel completes once k of them have arrived.
+// record which message arrived first; one that may stand for MPI_PROC_NULL (Call::maybe_null) and
+// finds no send left completes at once. Flags count signals, so a wait on the k-th message of a
+// channel completes once k of them have arrived. A send's protocol is its Call::protocol (MPI_Ssend
+// always rendezvous, MPI_Bsend always eager) or, by default, its size against eager_threshold.
 #pragma once
 #include <stdexcept>
 #include <string>
