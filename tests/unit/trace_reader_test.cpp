@@ -105,6 +105,11 @@ INSTANTIATE_TEST_SUITE_P(
         // by fuzz_trace_loader).
         RejectionCase{"ti_split_name_too_long.txt", "a{300}: no such file"},
         RejectionCase{"ti_missing_argument.txt", "ti_missing_argument.txt:1:11: send: missing count"},
+        // a send's partner may be -333 (MPI_PROC_NULL: no cost) but no other negative number; its tag is >= 0
+        RejectionCase{"ti_send_negative_rank.txt",
+                      "ti_send_negative_rank.txt:1:8: send: rank must be from 0 to 1 \\(or -333: MPI_PROC_NULL\\)"},
+        RejectionCase{"ti_send_negative_tag.txt",
+                      "ti_send_negative_tag.txt:1:10: send: a send's tag must be from 0 to 1073741824"},
         RejectionCase{"ti_extra_argument.txt",
                       "ti_extra_argument.txt:1:11: barrier: unexpected argument \\(got 'now'\\)"}),
     [](const testing::TestParamInfo<RejectionCase>& info) {
