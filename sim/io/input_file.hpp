@@ -10,8 +10,8 @@ namespace t3sim::io {
 // Inputs are hand-written YAML and CSV tables of a few KiB; 64 MiB leaves room for generated ones.
 constexpr unsigned long long kMaxInputBytes = 64ull << 20;
 // Traces of whole programs are generated and can be large: a run holds the text (1 byte a character)
-// and 16 bytes per line (ti_trace_reader.cpp).
-constexpr unsigned long long kMaxTraceBytes = 8ull << 30;
+// and 16 bytes per line (ti_trace_reader.cpp), whose 32-bit line lengths this bound keeps exact.
+constexpr unsigned long long kMaxTraceBytes = (4ull << 30) - 1;
 
 std::string read_input_file(const std::string& path, unsigned long long max_bytes = kMaxInputBytes);
 // The same checks, then the open stream (for readers that take a file a line at a time).

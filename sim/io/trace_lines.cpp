@@ -66,8 +66,7 @@ TraceText read_trace_text(const std::string& path, unsigned long long max_bytes)
   t.text = read_input_file(path, max_bytes);
   for_each_line(t.text, [&](size_t start, size_t end, int number) {
     if (blank(t.text, start, end)) return;
-    if (end - start > UINT32_MAX) throw InputError({path, number, 1}, "trace", "line longer than 4 GiB");
-    t.lines.push_back({start, static_cast<uint32_t>(end - start), number});
+    t.lines.push_back({start, static_cast<uint32_t>(end - start), number});  // max_bytes <= kMaxTraceBytes
   });
   return t;
 }

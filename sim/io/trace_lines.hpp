@@ -39,7 +39,7 @@ struct TraceText {
   std::vector<Line> lines;  // the non-empty ones
   TraceLine line(const Line& l) const { return tokenize_line(text, l.start, l.start + l.length, l.number); }
 };
-// Reads `path` (at most `max_bytes`) and indexes its non-empty lines.
+// Reads `path` (at most `max_bytes`, no more than kMaxTraceBytes) and indexes its non-empty lines.
 TraceText read_trace_text(const std::string& path, unsigned long long max_bytes);
 
 // The first token of the first non-empty line that is not a comment ("" when there is none): what a
