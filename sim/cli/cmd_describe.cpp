@@ -7,6 +7,7 @@
 #include "sim/io/input_error.hpp"
 #include "sim/io/machine_loader.hpp"
 #include "sim/io/shmem_trace_reader.hpp"
+#include "sim/io/ti_rank_reader.hpp"
 #include "sim/io/workload_loader.hpp"
 
 namespace t3sim::cli {
@@ -88,7 +89,10 @@ int cmd_describe(const std::string& what, const std::string& file) {
                  "'pe LIST from FILE' reads the body from FILE. PE: absolute, or +k / -k from the running PE. "
                  "Operations (each also takes 'label NAME'):\n";
     print_keys(io::shmem_trace_operations());
-    std::cout << "\nAny other file given to `run --trace` is read as a SimGrid time-independent MPI trace.\n";
+    std::cout << "\nAny other file given to `run --trace` is read as a SimGrid 3.32 time-independent MPI trace "
+                 "(`smpirun -trace-ti`; rules: workloads/README.md). Lines 'RANK ACTION ...'; TYPE is SimGrid's "
+                 "datatype number (-1: derived, warned); actions:\n";
+    for (const auto& k : io::ti_trace_actions()) std::cout << fmt::format("  {:<44} {}\n", k.key, k.doc);
     return 0;
   }
   throw io::InputError({"describe", 0, 0}, "", "describe takes 'machine', 'workload' or 'trace'", "'" + what + "'");

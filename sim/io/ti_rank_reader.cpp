@@ -67,63 +67,6 @@ double ti_datatype_bytes(int id) {
   return id >= 0 && id < static_cast<int>(std::size(kTypeBytes)) ? kTypeBytes[id] : 0;
 }
 
-const std::vector<std::string>& ti_action_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v = {"init",
-                                  "finalize",
-                                  "comm_size",
-                                  "comm_split",
-                                  "comm_dup",
-                                  "location",
-                                  "send",
-                                  "isend",
-                                  "Ssend",
-                                  "ISsend",
-                                  "bsend",
-                                  "ibsend",
-                                  "recv",
-                                  "irecv",
-                                  "Start",
-                                  "Startall",
-                                  "wait",
-                                  "waitAny",
-                                  "waitall",
-                                  "test",
-                                  "testany",
-                                  "testall",
-                                  "testsome",
-                                  "sendRecv",
-                                  "compute",
-                                  "sleep",
-                                  "Put",
-                                  "Get",
-                                  "Rput",
-                                  "Rget",
-                                  "Accumulate",
-                                  "Raccumulate",
-                                  "Get_accumulate",
-                                  "Rget_accumulate",
-                                  "Compare_and_swap",
-                                  "Win_fence",
-                                  "Win_lock",
-                                  "Win_lock_all",
-                                  "Win_post",
-                                  "Win_start",
-                                  "Win_wait",
-                                  "IO",
-                                  "iteration_in",
-                                  "iteration_out",
-                                  "migrate"};
-    v.insert(v.end(), kQuiets.begin(), kQuiets.end());
-    for (const auto& [name, kind] : collective_kinds()) {
-      v.push_back(name);
-      v.push_back("i" + name);
-    }
-    return v;
-  }();
-  return names;
-}
-
 struct TiRankReader::Line {
   Line(const std::string& file, int file_index, const TraceLine& line)
       : r(file, line, 2), a(r.key()), at{file_index, line.number, line.tokens[1].text, 0} {}

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/core/collectives.hpp"
+#include "sim/core/machine_params.hpp"
 #include "sim/io/ti_collective_plan.hpp"
 #include "sim/io/ti_requests.hpp"
 #include "sim/io/trace_lines.hpp"
@@ -71,7 +72,9 @@ class TiRankReader {
 // Bytes of SimGrid 3.32's datatype number `id` (the TYPE field); 0 when it names none.
 double ti_datatype_bytes(int id);
 
-// The action names the reader knows, for "did you mean".
+// The actions the reader knows, documented for `describe trace` (ti_trace_actions.cpp), and their
+// names, for "did you mean".
+const std::vector<core::KeyDoc>& ti_trace_actions();
 const std::vector<std::string>& ti_action_names();
 
 }  // namespace t3sim::io
