@@ -35,6 +35,7 @@ constexpr double kTypeBytes[] = {
 // MPI_ANY_TAG as -444; a derived datatype as -1.
 constexpr int kUndefinedRank = -333;
 constexpr int kDerivedType = -1;
+constexpr int kAnyTagWritten = -444;               // MPI_ANY_TAG
 constexpr size_t kNone = static_cast<size_t>(-1);  // no argument: a default applies
 
 const std::map<std::string, Collective>& collective_kinds() {
@@ -331,9 +332,16 @@ void TiRankReader::completion(const Line& l) {
   const LineReader& r = l.r;
   if (a == "wait") {
     r.no_more_than(3);
-    const int request = requests_.wait(request_key(r));
-    if (request < 0) return out_.no_cost("wait for a request no call left pending");
-    return out_.wait_request(rank_, request, l.at);
+    const TiRequests::Key key = request_key(r);
+    const int request = requests_.wait(key);
+    if (request >= 0) return out_.wait_request(rank_, request, l.at);
+    // SimGrid's own requests carry negative tags of its own (a program's are >= 0): a nonblocking
+    // collective's names one rank twice (the caller's, or -333), a one-sided call's its two ranks
+    if (std::get<2>(key) < 0 && std::get<2>(key) != kAnyTagWritten)
+      return out_.no_cost(std::get<0>(key) == std::get<1>(key)
+                              ? "wait of a nonblocking collective (replayed at its call)"
+                              : "wait of a one-sided request (replayed at its call)");
+    return out_.no_cost("wait for a request no call left pending");
   }
   if (a == "test" && completing_tests_.count(line_index_)) {  // where the request completed
     r.no_more_than(3);
