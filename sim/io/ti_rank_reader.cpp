@@ -378,7 +378,7 @@ void TiRankReader::one_sided(const Line& l) {
   op.pe = rank_;
   if (a == "Win_fence") {  // collective over the window's group
     r.no_more_than(0);
-    return run_collective({Collective::Barrier, 0, 0, 0}, l.at);
+    return run_collective({Collective::Barrier, 0, 0, 0}, l.at, r.pos(0));
   }
   if (kQuiets.count(a)) {  // completes the rank's puts: shmem_quiet
     r.no_more_than(0);
@@ -548,13 +548,17 @@ bool TiRankReader::collective(const Line& l) {
     out_.warn(l.r.pos(0), a,
               "a nonblocking collective is replayed as blocking at its call (its overlap with later work is lost; "
               "the wait that completes it costs nothing)");
-  run_collective(std::move(c), l.at);
+  run_collective(std::move(c), l.at, l.r.pos(0));
   return true;
 }
 
-void TiRankReader::run_collective(core::CollectiveCall c, const TraceProgram::Where& at) {
+void TiRankReader::run_collective(core::CollectiveCall c, const TraceProgram::Where& at, const SourcePos& pos) {
   const CollectiveInstance& instance = (*plan_)[collectives_read_++];
   if (c.kind == Collective::Gather || c.kind == Collective::Scatter) c.bytes = instance.bytes;
+  if (instance.group && (!c.send_blocks.empty() || !c.recv_blocks.empty()))
+    out_.warn(pos, at.label,
+              "a vector collective only some ranks run: its counts were read as one per rank of the job, though "
+              "SimGrid writes one per rank of the collective's communicator (sizes may be misread)");
   static const std::vector<int> kEveryRank;
   out_.collective_instance(rank_, c, at, instance.group ? *instance.group : kEveryRank, instance.id);
 }

@@ -46,7 +46,7 @@ class TiRankReader {
   // Parses a collective line (`kind_name` without a nonblocking form's leading 'i').
   core::CollectiveCall parse_collective(const Line& l, const std::string& kind_name);
   double type_bytes(const Line& l, size_t i);
-  void run_collective(core::CollectiveCall c, const TraceProgram::Where& at);
+  void run_collective(core::CollectiveCall c, const TraceProgram::Where& at, const SourcePos& pos);
   void wait_for(const std::vector<int>& requests, const TraceProgram::Where& at);
   bool starts_receive(const Line& l) const;
   int start_source() const;
