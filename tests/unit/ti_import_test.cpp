@@ -234,6 +234,15 @@ TEST(TiImport, ACollectiveOnlyHalfTheRanksRunIsReplayedAmongThem) {
   }
 }
 
+TEST(TiImport, AVectorCollectiveOfAGroupIsWarnedAbout) {
+  // ranks 0 and 1 run an allgatherv that rank 2 does not: its counts are read for the job's 3 ranks
+  const auto w = load("vector_group", "0 allgatherv 1 1 1 1\n1 allgatherv 1 1 1 1\n2 compute 1\n");
+  bool warned = false;
+  for (const auto& warning : w.account.warnings)
+    warned |= warning.what.find("a vector collective only some ranks run") != std::string::npos && warning.lines == 2;
+  EXPECT_TRUE(warned);
+}
+
 TEST(TiImport, PersistentStartsSendToThePeerOrToItself) {
   // `Start PEER TAG BYTES TYPE`: PEER is the destination; rank 0 receives from itself with tag 4, so
   // its Start naming itself is that send
