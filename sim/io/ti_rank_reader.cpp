@@ -161,7 +161,7 @@ void TiRankReader::look_ahead(const Line& l) {
     if (name == "Win_fence") {
       votes_.push_back({Collective::Barrier, 0, 0, r.pos(0)});
     } else if (collective_kinds().count(name)) {
-      const core::CollectiveCall c = parse_collective(l, name);
+      const core::CollectiveCall c = parse_collective(l, name, static_cast<size_t>(out_.pes()), rank_);
       votes_.push_back({c.kind, c.root, c.bytes, r.pos(0)});
     }
   }
@@ -378,7 +378,7 @@ void TiRankReader::one_sided(const Line& l) {
   op.pe = rank_;
   if (a == "Win_fence") {  // collective over the window's group
     r.no_more_than(0);
-    return run_collective({Collective::Barrier, 0, 0, 0}, l.at, r.pos(0));
+    return run_collective({Collective::Barrier, 0, 0, 0}, l.at);
   }
   if (kQuiets.count(a)) {  // completes the rank's puts: shmem_quiet
     r.no_more_than(0);
@@ -414,9 +414,8 @@ void TiRankReader::one_sided(const Line& l) {
   out_.shmem(rank_, op, l.at);
 }
 
-core::CollectiveCall TiRankReader::parse_collective(const Line& l, const std::string& name) {
+core::CollectiveCall TiRankReader::parse_collective(const Line& l, const std::string& name, size_t n, size_t self) {
   const LineReader& r = l.r;
-  const size_t n = static_cast<size_t>(out_.pes());
   auto count = [&](size_t i) { return r.number(i, "count", 0, 1e12); };
   auto bytes = [&](size_t count_at, size_t type_at) {
     const double b = count(count_at) * type_bytes(l, type_at);
@@ -483,7 +482,7 @@ core::CollectiveCall TiRankReader::parse_collective(const Line& l, const std::st
       if (args == (all ? n + 2 : n + 3)) {
         c.recv_blocks = blocks(0, all ? n + 1 : n + 2);
         if (!all) c.root = root(n);
-        c.bytes = c.recv_blocks[static_cast<size_t>(rank_)];
+        c.bytes = c.recv_blocks[self];
         break;
       }
       size_t type2 = all ? n + 2 : n + 3;
@@ -504,7 +503,7 @@ core::CollectiveCall TiRankReader::parse_collective(const Line& l, const std::st
       if (args == n + 3) {      // 3.32 at an MPI_IN_PLACE root: RECV left out
         c.send_blocks = blocks(0, n + 1);
         c.root = root(n);
-        c.bytes = c.send_blocks[static_cast<size_t>(rank_)];
+        c.bytes = c.send_blocks[self];
         break;
       }
       r.no_more_than(n + 4);
@@ -543,22 +542,39 @@ bool TiRankReader::collective(const Line& l) {
   const std::string& a = l.a;
   const bool nonblocking = a.size() > 1 && a[0] == 'i' && collective_kinds().count(a.substr(1));
   if (!nonblocking && !collective_kinds().count(a)) return false;
-  core::CollectiveCall c = parse_collective(l, nonblocking ? a.substr(1) : a);
+  const std::string name = nonblocking ? a.substr(1) : a;
+  const auto& group = (*plan_)[collectives_read_].group;
+  const size_t world = static_cast<size_t>(out_.pes());
+  core::CollectiveCall c;
+  bool counts_of_the_job = false;
+  if (group) {
+    // SimGrid writes a vector collective's counts one per rank of its communicator: the group's
+    // size, and the rank's place in it; a line that does not read so is read as the job's
+    try {
+      const auto self = std::lower_bound(group->begin(), group->end(), rank_) - group->begin();
+      c = parse_collective(l, name, group->size(), static_cast<size_t>(self));
+    } catch (const InputError&) {
+      c = parse_collective(l, name, world, static_cast<size_t>(rank_));
+      counts_of_the_job = !c.send_blocks.empty() || !c.recv_blocks.empty();
+    }
+  } else {
+    c = parse_collective(l, name, world, static_cast<size_t>(rank_));
+  }
   if (nonblocking)
     out_.warn(l.r.pos(0), a,
               "a nonblocking collective is replayed as blocking at its call (its overlap with later work is lost; "
               "the wait that completes it costs nothing)");
-  run_collective(std::move(c), l.at, l.r.pos(0));
+  if (counts_of_the_job)
+    out_.warn(l.r.pos(0), a,
+              "a vector collective only some ranks run, whose counts do not read as one per rank of them: read as "
+              "one per rank of the job (sizes may be misread)");
+  run_collective(std::move(c), l.at);
   return true;
 }
 
-void TiRankReader::run_collective(core::CollectiveCall c, const TraceProgram::Where& at, const SourcePos& pos) {
+void TiRankReader::run_collective(core::CollectiveCall c, const TraceProgram::Where& at) {
   const CollectiveInstance& instance = (*plan_)[collectives_read_++];
   if (c.kind == Collective::Gather || c.kind == Collective::Scatter) c.bytes = instance.bytes;
-  if (instance.group && (!c.send_blocks.empty() || !c.recv_blocks.empty()))
-    out_.warn(pos, at.label,
-              "a vector collective only some ranks run: its counts were read as one per rank of the job, though "
-              "SimGrid writes one per rank of the collective's communicator (sizes may be misread)");
   static const std::vector<int> kEveryRank;
   out_.collective_instance(rank_, c, at, instance.group ? *instance.group : kEveryRank, instance.id);
 }

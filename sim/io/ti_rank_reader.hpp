@@ -43,10 +43,11 @@ class TiRankReader {
   void completion(const Line& l);
   void one_sided(const Line& l);
   bool collective(const Line& l);
-  // Parses a collective line (`kind_name` without a nonblocking form's leading 'i').
-  core::CollectiveCall parse_collective(const Line& l, const std::string& kind_name);
+  // Parses a collective line (`kind_name` without a nonblocking form's leading 'i') of a communicator of
+  // `ranks` ranks in which the caller is `self` (vector collectives write one count per rank of it).
+  core::CollectiveCall parse_collective(const Line& l, const std::string& kind_name, size_t ranks, size_t self);
   double type_bytes(const Line& l, size_t i);
-  void run_collective(core::CollectiveCall c, const TraceProgram::Where& at, const SourcePos& pos);
+  void run_collective(core::CollectiveCall c, const TraceProgram::Where& at);
   void wait_for(const std::vector<int>& requests, const TraceProgram::Where& at);
   bool starts_receive(const Line& l) const;
   int start_source() const;
