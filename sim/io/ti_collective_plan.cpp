@@ -83,7 +83,7 @@ CollectivePlan plan_collectives(const std::vector<std::vector<CollectiveVote>>& 
       const std::string detail =
           fmt::format("first: {} by PE {}{}", describe(signature_of(first)), pe_ranges(ranks), others);
       for (int r : ranks)
-        out.warn(votes[static_cast<size_t>(r)][next[static_cast<size_t>(r)]].at, core::collective_name(first.kind),
+        out.warn(votes[static_cast<size_t>(r)][next[static_cast<size_t>(r)]].at(), core::collective_name(first.kind),
                  "a collective only some ranks run (a sub-communicator's, or ranks that disagree on its root or "
                  "size; the trace records no communicator): replayed among those ranks",
                  detail);

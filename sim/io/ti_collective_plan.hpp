@@ -18,12 +18,16 @@
 
 namespace t3sim::io {
 
-// What a rank's collective line says: kind, root (as written: relative to its communicator) and size.
+// What a rank's collective line says: kind, root (as written: relative to its communicator) and size,
+// and where (a trace may hold millions: the file's name is not copied into each).
 struct CollectiveVote {
   core::Collective kind = core::Collective::Barrier;
   int root = 0;
   double bytes = 0;
-  SourcePos at;
+  const std::string* file = nullptr;  // the trace's, alive while the trace is read
+  int line = 0;
+  int column = 0;
+  SourcePos at() const { return {*file, line, column}; }
 };
 
 struct CollectiveInstance {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -107,23 +108,15 @@ TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceT
   std::map<TiRequests::Key, size_t> last_test;  // the latest test of each key not yet followed by a wait
   for_each_line([&](const Line& l) {
     look_ahead(l);
-    const auto number = [&](size_t i) { return static_cast<int>(l.r.number(i, "rank or tag", -1e9, 1e9)); };
-    auto posted = [&](const TiRequests::Key& k) {  // a new request of k: the last test completed the old one
-      const auto it = last_test.find(k);
+    if (l.a == "test" && l.r.has(2)) {
+      last_test[request_key(l.r)] = line_index_;
+    } else if (l.a == "wait" && l.r.has(2)) {
+      last_test.erase(request_key(l.r));
+    } else if (const auto k = post_key(l)) {  // a new request of k: the last test completed the old one
+      const auto it = last_test.find(*k);
       if (it == last_test.end()) return;
       completing_tests_.insert(it->second);
       last_test.erase(it);
-    };
-    if (l.a == "test" && l.r.has(2)) {
-      last_test[{number(0), number(1), number(2)}] = line_index_;
-    } else if (l.a == "wait" && l.r.has(2)) {
-      last_test.erase({number(0), number(1), number(2)});
-    } else if (kNonblocking.count(l.a) || l.a == "Start") {
-      const int peer = number(0), tag = number(1);
-      if (l.a == "irecv" || (l.a == "Start" && starts_receive(l)))
-        posted({l.a == "Start" ? start_source() : peer, rank_, tag});
-      else
-        posted({rank_, peer, tag});
     }
   });
   for (const auto& [key, index] : last_test) completing_tests_.insert(index);
@@ -145,24 +138,22 @@ void TiRankReader::for_each_line(const std::function<void(const Line&)>& f) {
 void TiRankReader::look_ahead(const Line& l) {
   const std::string& a = l.a;
   const LineReader& r = l.r;
-  auto number = [&](size_t i) { return static_cast<int>(r.number(i, "rank or tag", -1e9, 1e9)); };
   if (a == "init") {
     default_type_ = r.has(0) ? 8 : 1;
   } else if (kNonblocking.count(a) || a == "Start") {
-    const int peer = number(0), tag = number(1);
-    const bool receive = a == "irecv" || (a == "Start" && starts_receive(l));
-    if (receive) requests_.expect_post({a == "Start" ? start_source() : peer, rank_, tag});
-    if (!receive && peer != kUndefinedRank) requests_.expect_post({rank_, peer, tag});
+    if (const auto k = post_key(l)) requests_.expect_post(*k);
   } else if (a == "wait") {
-    requests_.expect_wait({number(0), number(1), number(2)});
+    requests_.expect_wait(request_key(r));
   } else {
     const bool nonblocking = a.size() > 1 && a[0] == 'i' && collective_kinds().count(a.substr(1));
     const std::string name = nonblocking ? a.substr(1) : a;
+    const SourcePos at = r.pos(0);
+    const std::string* file = &texts_[static_cast<size_t>(l.at.file)].path;
     if (name == "Win_fence") {
-      votes_.push_back({Collective::Barrier, 0, 0, r.pos(0)});
+      votes_.push_back({Collective::Barrier, 0, 0, file, at.line, at.column});
     } else if (collective_kinds().count(name)) {
       const core::CollectiveCall c = parse_collective(l, name, static_cast<size_t>(out_.pes()), rank_);
-      votes_.push_back({c.kind, c.root, c.bytes, r.pos(0)});
+      votes_.push_back({c.kind, c.root, c.bytes, file, at.line, at.column});
     }
   }
 }
@@ -276,7 +267,7 @@ void TiRankReader::point_to_point(const Line& l) {
     const int request =
         out_.message(rank_, Call::Kind::Send, written_peer, b, written_tag, !nonblocking, l.at, protocol);
     if (nonblocking) {
-      requests_.post({rank_, written_peer, written_tag}, request);
+      requests_.post(*post_key(l), request);
       receive_.resize(static_cast<size_t>(request) + 1);
     }
     return;
@@ -293,7 +284,7 @@ void TiRankReader::point_to_point(const Line& l) {
   const int request = out_.message(rank_, Call::Kind::Recv, peer, b, tag, !nonblocking, l.at, Call::Protocol::BySize,
                                    source == kUndefinedRank && nonblocking);
   if (nonblocking) {
-    requests_.post({source, rank_, written_tag}, request);
+    requests_.post(*post_key(l), request);
     receive_.resize(static_cast<size_t>(request) + 1);
     receive_[static_cast<size_t>(request)] = true;
   }
@@ -317,6 +308,20 @@ void TiRankReader::wait_for(const std::vector<int>& requests, const TraceProgram
 int TiRankReader::start_source() const {
   const auto it = start_sources_.find(line_index_);
   return it == start_sources_.end() ? kUndefinedRank : it->second;
+}
+
+// The key a nonblocking call posts its request under, as the rank's waits will name it: (the caller,
+// the destination, the tag) for a send, none for a send to MPI_PROC_NULL (it posts nothing); (the
+// source, the caller, the tag) for a receive, all as written.
+std::optional<TiRequests::Key> TiRankReader::post_key(const Line& l) const {
+  const std::string& a = l.a;
+  if (!kNonblocking.count(a) && a != "Start") return std::nullopt;
+  const auto number = [&](size_t i) { return static_cast<int>(l.r.number(i, "rank or tag", -1e9, 1e9)); };
+  const int peer = number(0), tag = number(1);
+  if (a == "irecv" || (a == "Start" && starts_receive(l)))
+    return TiRequests::Key{a == "Start" ? start_source() : peer, rank_, tag};
+  if (peer == kUndefinedRank) return std::nullopt;
+  return TiRequests::Key{rank_, peer, tag};
 }
 
 // SRC DST TAG as the request was posted (negative: a wildcard, MPI_PROC_NULL).

@@ -8,6 +8,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -29,7 +30,8 @@ using TiLine = std::pair<int, TraceText::Line>;
 class TiRankReader {
  public:
   TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts, std::vector<TiLine> lines);
-  const std::vector<CollectiveVote>& votes() const { return votes_; }
+  // The rank's collectives, for plan_collectives (taken: the reader keeps no copy).
+  std::vector<CollectiveVote> take_votes() { return std::move(votes_); }
   // `plan`: the instance each of the rank's collectives belongs to (plan_collectives).
   void read(const std::vector<CollectiveInstance>& plan);
 
@@ -37,6 +39,7 @@ class TiRankReader {
   struct Line;  // a line being read
   void for_each_line(const std::function<void(const Line&)>& f);
   TiRequests::Key request_key(const LineReader& r) const;  // SRC DST TAG of a wait or test line
+  std::optional<TiRequests::Key> post_key(const Line& l) const;
   void look_ahead(const Line& l);
   void act(const Line& l);
   void point_to_point(const Line& l);

@@ -22,6 +22,22 @@ int rank_of(const std::string& file, const TraceLine& line) {
   return std::stoi(line.tokens[0].text);
 }
 
+// The rank that starts line `l`: read from the text for the usual form (digits, then a blank and more),
+// the line tokenized (and its error located) only otherwise.
+int rank_at(const TraceText& t, const TraceText::Line& l) {
+  const std::string& text = t.text;
+  size_t i = l.start;
+  const size_t end = l.start + l.length;
+  while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
+  const size_t digits = i;
+  int rank = 0;
+  while (i < end && i - digits < 7 && text[i] >= '0' && text[i] <= '9') rank = rank * 10 + (text[i++] - '0');
+  const size_t next = text.find_first_not_of(" \t\r", i);  // the action
+  const bool blank_then_more = i < end && (text[i] == ' ' || text[i] == '\t') && next < end && text[next] != '#';
+  if (i > digits && blank_then_more) return rank;
+  return rank_of(t.path, t.line(l));
+}
+
 }  // namespace
 
 LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, double max_operations, bool strict) {
@@ -34,7 +50,7 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
   auto index = [&](int file) {  // groups the lines of texts[file] by the rank that starts them
     const TraceText& t = texts[static_cast<size_t>(file)];
     for (const TraceText::Line& l : t.lines) {
-      const int rank = rank_of(t.path, t.line(l));
+      const int rank = rank_at(t, l);
       if (rank >= core::kMaxNodes * 8) throw InputError({t.path, l.number, 1}, "rank", "rank beyond t3sim's limit");
       if (static_cast<size_t>(rank) >= per_rank.size()) per_rank.resize(static_cast<size_t>(rank) + 1);
       per_rank[static_cast<size_t>(rank)].push_back({file, l});
@@ -80,7 +96,7 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
   readers.reserve(static_cast<size_t>(ranks));
   for (int rank = 0; rank < ranks; ++rank) {
     readers.emplace_back(program, rank, texts, std::move(per_rank[static_cast<size_t>(rank)]));
-    votes.push_back(readers.back().votes());
+    votes.push_back(readers.back().take_votes());
   }
   const CollectivePlan plan = plan_collectives(votes, program);
   for (size_t rank = 0; rank < readers.size(); ++rank) readers[rank].read(plan[rank]);  // each frees its lines

@@ -92,20 +92,16 @@ void TraceProgram::wait_all(int pe, const Where& at) {
 
 void TraceProgram::collective(int pe, const core::CollectiveCall& c, const Where& at) {
   auto& uses = collectives_[static_cast<size_t>(pe)];
-  const int tag = -1 - static_cast<int>(uses.size());  // apart from the program's tags (>= 0)
   uses.push_back({c.kind, at});
-  auto& program = programs_[static_cast<size_t>(pe)];
-  const size_t before = program.size();
-  core::append_collective(program, c, pe, pes(), tag, call(core::Call::Kind::Shmem, at),
-                          &next_request_[static_cast<size_t>(pe)]);
-  for (size_t i = before; i < program.size(); ++i) count(at);
+  // the PE's k-th collective is instance k on every PE: finish() checks they all run the same ones
+  collective_instance(pe, c, at, {}, static_cast<int>(uses.size()) - 1);
 }
 
 void TraceProgram::collective_instance(int pe, core::CollectiveCall c, const Where& at, const std::vector<int>& group,
                                        int instance) {
   auto& program = programs_[static_cast<size_t>(pe)];
   const size_t before = program.size();
-  const int tag = -1 - instance;
+  const int tag = -1 - instance;  // apart from the program's tags (>= 0)
   if (group.empty()) {
     core::append_collective(program, c, pe, pes(), tag, call(core::Call::Kind::Shmem, at),
                             &next_request_[static_cast<size_t>(pe)]);
