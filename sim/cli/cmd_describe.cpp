@@ -5,6 +5,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/core/machine_params.hpp"
 #include "sim/io/input_error.hpp"
+#include "sim/io/io_pattern_reader.hpp"
 #include "sim/io/machine_loader.hpp"
 #include "sim/io/shmem_trace_reader.hpp"
 #include "sim/io/ti_rank_reader.hpp"
@@ -48,6 +49,12 @@ void print_machine_values(const std::string& file) {
   };
   for (const auto& d : core::node_params()) line("node." + d.key, d.get(m.node), d.quantity);
   for (const auto& d : core::network_params()) line("network." + d.key, d.get(m.network), d.quantity);
+  if (m.has_io()) {
+    std::string nodes;
+    for (int n : m.io_nodes) nodes += " n" + std::to_string(n);
+    std::cout << fmt::format("  I/O nodes:{}\n", nodes);
+    for (const auto& d : core::io_params()) line("io." + d.key, d.get(m.io), d.quantity);
+  }
   for (const auto& p : m.profiles)
     for (const auto& d : core::profile_params())
       line("software.profiles." + p.name + "." + d.key, d.get(p), d.quantity);
@@ -74,6 +81,7 @@ int cmd_describe(const std::string& what, const std::string& file) {
     std::cout << fmt::format("  {:<40} {:<36} {:<10} {:<28} {}\n", "key", "units", "default", "range", "meaning");
     print_params("node", core::node_params());
     print_params("network", core::network_params());
+    print_params("io", core::io_params());
     print_params("software.profiles.NAME", core::profile_params());
     std::cout << "\n[calibrated] parameters are fitted by `t3sim calibrate` (at most 4 per profile).\n";
     return 0;
@@ -81,6 +89,7 @@ int cmd_describe(const std::string& what, const std::string& file) {
   if (what == "workload") {
     std::cout << "Workload file (workloads/*.yaml):\n";
     print_keys(io::workload_keys());
+    print_keys(io::io_pattern_keys());
     return 0;
   }
   if (what == "trace") {

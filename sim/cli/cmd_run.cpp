@@ -79,7 +79,7 @@ int cmd_run(const RunArgs& a) {
   const std::string workload_name = loaded.workload.name;
   core::Workload workload = std::move(loaded.workload);  // no copy: a large run's ops are GBs
   if (!a.background.empty()) {
-    const io::LoadedWorkload bg = io::load_workload(a.background, {}, a.background_pes);
+    const io::LoadedWorkload bg = io::load_workload(a.background, a.background_variables, a.background_pes);
     try {
       placement = core::with_background_placement(machine, *placement, bg.workload.pes, a.background_placement);
     } catch (const std::exception& e) {

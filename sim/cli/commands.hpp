@@ -26,6 +26,7 @@ struct RunArgs {
   std::string background;                           // a second workload on the PEs the job leaves free
   int background_pes = 0;                           // its size; 0: its file's
   std::string background_placement = "contiguous";  // contiguous | random:SEED among the free PEs
+  std::map<std::string, std::string> background_variables;  // --background-set
   std::string placement = "contiguous";
   std::string driver = "fast";                              // fast | reference (engine/simulation.hpp)
   std::string transfers_file;                               // also write the data movements (CSV) here

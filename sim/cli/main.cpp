@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
 
   // The options that say which point to run: shared by `run` and `sensitivity`.
   struct PointText {
-    std::vector<std::string> sets, params;
+    std::vector<std::string> sets, params, background_sets;
     std::string size;
   };
   auto add_point_options = [](CLI::App* cmd, RunArgs& run, PointText& text) {
@@ -57,6 +57,8 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     cmd->add_option("--background-placement", run.background_placement, "contiguous | random:SEED")
         ->capture_default_str();
+    cmd->add_option("--background-set", text.background_sets,
+                    "override a variable of the background job's workload: NAME=VALUE (repeatable)");
   };
   // Checks and converts the point's text options; 0 when fine, else the exit code (message printed).
   auto finish_point = [](RunArgs& run, const PointText& text, const char* command) {
@@ -68,7 +70,12 @@ int main(int argc, char** argv) {
       std::cerr << "t3sim " << command << ": --set and --background apply to --workload files, not to traces\n";
       return 2;
     }
-    for (const auto& [list, what] : {std::pair{&text.sets, "--set"}, std::pair{&text.params, "--param"}})
+    if (!text.background_sets.empty() && run.background.empty()) {
+      std::cerr << "t3sim " << command << ": --background-set needs --background\n";
+      return 2;
+    }
+    for (const auto& [list, what] : {std::pair{&text.sets, "--set"}, std::pair{&text.params, "--param"},
+                                     std::pair{&text.background_sets, "--background-set"}})
       for (const auto& s : *list) {
         const auto eq = s.find('=');
         if (eq == std::string::npos || eq == 0) {
@@ -77,6 +84,8 @@ int main(int argc, char** argv) {
         }
         if (list == &text.sets)
           run.variables[s.substr(0, eq)] = s.substr(eq + 1);
+        else if (list == &text.background_sets)
+          run.background_variables[s.substr(0, eq)] = s.substr(eq + 1);
         else
           run.params.emplace_back(s.substr(0, eq), s.substr(eq + 1));
       }

@@ -133,6 +133,8 @@ std::string machines_html(const std::vector<MachineInfo>& machines) {
     };
     for (const auto& d : core::node_params()) add("node." + d.key, d.get(m.node), d.quantity);
     for (const auto& d : core::network_params()) add("network." + d.key, d.get(m.network), d.quantity);
+    if (m.has_io())
+      for (const auto& d : core::io_params()) add("io." + d.key, d.get(m.io), d.quantity);
     if (const core::SoftwareProfile* p = m.find_profile(m.default_profile))
       for (const auto& d : core::profile_params())
         add("software.profiles." + p->name + "." + d.key, d.get(*p), d.quantity);

@@ -31,6 +31,7 @@ std::vector<std::string> point_args(const RunArgs& a) {
   if (!a.background.empty()) {
     v.insert(v.end(), {"--background", a.background, "--background-placement", a.background_placement});
     if (a.background_pes > 0) v.insert(v.end(), {"--background-pes", std::to_string(a.background_pes)});
+    for (const auto& [k, value] : a.background_variables) v.insert(v.end(), {"--background-set", k + "=" + value});
   }
   for (const auto& [k, value] : a.params) v.insert(v.end(), {"--param", k + "=" + value});
   if (!a.routing.empty()) v.insert(v.end(), {"--routing", a.routing});

@@ -9,6 +9,11 @@ void ClosedFormTransport::flow(int src, int dst, double bytes, FlowKind kind, Ca
   after(bytes / rate, std::move(then));
 }
 
+void ClosedFormTransport::disk_io(int /*disk*/, double bytes, bool write, Callback then) {
+  const IoParams& io = cost_.machine().io;
+  after(bytes / (write ? io.disk_write_bandwidth : io.disk_read_bandwidth), std::move(then));
+}
+
 double ClosedFormTransport::run() {
   while (!calendar_.empty()) {
     now_ = calendar_.next_time();

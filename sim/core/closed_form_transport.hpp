@@ -15,6 +15,8 @@ class ClosedFormTransport : public Transport {
   double now() const override { return now_; }
   void after(double delay, Callback then) override { calendar_.schedule(now_ + delay, std::move(then)); }
   void flow(int src, int dst, double bytes, FlowKind kind, Callback then) override;
+  // bytes / the disk's write (read) bandwidth: alone on it.
+  void disk_io(int disk, double bytes, bool write, Callback then) override;
   // Runs every event until none is left; returns the time of the last.
   double run();
 

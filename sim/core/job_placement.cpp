@@ -135,4 +135,10 @@ JobPlacement make_placement(const MachineSpec& m, int job_pes, const std::string
   throw std::invalid_argument("placement '" + policy + "': must be contiguous, block, random:SEED or list:P0,P1,...");
 }
 
+JobPlacement JobPlacement::with_io_nodes(const MachineSpec& m) const {
+  std::vector<int> all = machine_pes_;
+  for (int node : m.io_nodes) all.push_back(node * pes_per_node_);
+  return JobPlacement(std::move(all), pes_per_node_, description_);
+}
+
 }  // namespace t3sim::core

@@ -23,6 +23,10 @@ class JobPlacement {
   static JobPlacement random(const MachineSpec& m, int job_pes, uint64_t seed);
   static JobPlacement list(const MachineSpec& m, std::vector<int> machine_pes);
 
+  // The same with the machine's I/O nodes appended as endpoints size() .. size() + io_nodes - 1 (the
+  // first slot of each I/O node's position), so that file calls travel the torus as PE pairs do.
+  JobPlacement with_io_nodes(const MachineSpec& m) const;
+
   int size() const { return static_cast<int>(machine_pes_.size()); }
   int machine_pe(int job_pe) const { return machine_pes_[static_cast<size_t>(job_pe)]; }
   int node_of(int job_pe) const { return machine_pe(job_pe) / pes_per_node_; }

@@ -12,6 +12,7 @@ std::optional<std::string> range_violation(const ParamDecl<Section>& d, double v
 template std::optional<std::string> range_violation(const ParamDecl<NodeParams>&, double);
 template std::optional<std::string> range_violation(const ParamDecl<NetworkParams>&, double);
 template std::optional<std::string> range_violation(const ParamDecl<SoftwareProfile>&, double);
+template std::optional<std::string> range_violation(const ParamDecl<IoParams>&, double);
 
 #define T3SIM_FIELD(Section, member) \
   [](Section& s, double v) { s.member = v; }, [](const Section& s) { return static_cast<double>(s.member); }
@@ -102,6 +103,51 @@ const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
   return decls;
 }
 
+const std::vector<ParamDecl<IoParams>>& io_params() {
+  static const std::vector<ParamDecl<IoParams>> decls = {
+      {"disks_per_node", Quantity::Count, std::string("1"), 1, false, 64,
+       "disks (object storage targets) behind each I/O node; disk d of node i is disk i x disks_per_node + d",
+       std::nullopt, T3SIM_FIELD(IoParams, disks_per_node)},
+      {"disk_write_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e12,
+       "rate one disk sustains writing, shared (max-min) by every request in service on it", std::nullopt,
+       T3SIM_FIELD(IoParams, disk_write_bandwidth)},
+      {"disk_read_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e12,
+       "rate one disk sustains reading, shared by every request in service on it", std::nullopt,
+       T3SIM_FIELD(IoParams, disk_read_bandwidth)},
+      {"service_time", Quantity::Time, std::nullopt, 0, false, 1,
+       "time a disk's server thread spends per request besides the data (RPC handling, locks, seek)", std::nullopt,
+       T3SIM_FIELD(IoParams, service_time)},
+      {"server_threads", Quantity::Count, std::string("1"), 1, false, 4096,
+       "requests a disk's server has in service at once, each holding a thread for its service time and its "
+       "data's time on the disk (the disk's bandwidth shared among them); the rest wait first come, first served",
+       std::nullopt, T3SIM_FIELD(IoParams, server_threads)},
+      {"forwarding_overhead", Quantity::Time, std::nullopt, 0, false, 1e-2,
+       "the calling PE's own time per forwarded file call (building the RPC, posting it), before its request "
+       "crosses the torus",
+       std::nullopt, T3SIM_FIELD(IoParams, forwarding_overhead)},
+      {"stripe_size", Quantity::Size, std::string("1MiB"), 1, false, 1073741824.0,
+       "bytes of a file dealt to one disk before the next (round robin over stripe_count disks)", std::nullopt,
+       T3SIM_FIELD(IoParams, stripe_size)},
+      {"stripe_count", Quantity::Count, std::string("1"), 1, false, 4096,
+       "disks a file is striped over; file f (numbered in order of first use) starts at disk f x stripe_count",
+       std::nullopt, T3SIM_FIELD(IoParams, stripe_count)},
+      {"runtime_buffer", Quantity::Size, std::string("64KiB"), 1, false, 1073741824.0,
+       "buffering none: bytes the language runtime gathers before one synchronous forwarded write (a full "
+       "buffer, or what is left at close)",
+       std::nullopt, T3SIM_FIELD(IoParams, runtime_buffer)},
+      {"buffer_copy_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate of a record's copy into an I/O buffer (the runtime's or the buffering library's)", std::nullopt,
+       T3SIM_FIELD(IoParams, buffer_copy_bandwidth)},
+      {"iobuf_size", Quantity::Size, std::string("1MiB"), 1, false, 1073741824.0,
+       "buffering iobuf: bytes of one buffer; a full buffer is written asynchronously", std::nullopt,
+       T3SIM_FIELD(IoParams, iobuf_size)},
+      {"iobuf_count", Quantity::Count, std::string("4"), 1, false, 1024,
+       "buffering iobuf: buffers per open file; the writer waits only when every buffer is being written", std::nullopt,
+       T3SIM_FIELD(IoParams, iobuf_count)},
+  };
+  return decls;
+}
+
 #undef T3SIM_FIELD
 
 const std::vector<KeyDoc>& machine_structure_keys() {
@@ -132,6 +178,10 @@ const std::vector<KeyDoc>& machine_structure_keys() {
        "links out of service: nN.D+ / nN.D- one way (as `route` prints), nN.D the cable to the + neighbour "
        "both ways, nN the whole router; only the minimal routings route around them"},
       {"torus.populated_nodes", "integer (optional)", "positions 0..n-1 hold PEs; the rest only route; default all"},
+      {"io", "map (optional)", "I/O nodes and their disks; keys io.* below; without it the machine has no file I/O"},
+      {"io.nodes", "list of [x, y, z] positions",
+       "I/O nodes: torus positions that hold no PE (past torus.populated_nodes); their links carry the I/O "
+       "traffic"},
       {"software.default_profile", "string", "profile used when --profile is not given"},
       {"software.scale_with_clock", "list of profile time keys", "with a base: scale these by base clock / clock"},
       {"software.profiles.NAME", "map", "one code-generation build of the SHMEM layer; keys below, plus doc"},

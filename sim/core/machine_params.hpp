@@ -37,6 +37,7 @@ struct ParamDecl {
 const std::vector<ParamDecl<NodeParams>>& node_params();
 const std::vector<ParamDecl<NetworkParams>>& network_params();
 const std::vector<ParamDecl<SoftwareProfile>>& profile_params();
+const std::vector<ParamDecl<IoParams>>& io_params();
 
 // Checks a value against a declaration's range. Returns the reason when out of range.
 template <class Section>

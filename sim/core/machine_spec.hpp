@@ -28,6 +28,24 @@ struct NetworkParams {
   double request_bytes = 0;            // bytes of a get request packet (header + address)
 };
 
+// I/O: file servers at torus positions, each with disks (object storage targets), and the costs of a
+// compute node's forwarded file calls (sim/core/io_layer.hpp has the model; docs/research/io-model.md
+// its sources). Scalars here; the servers' positions in MachineSpec::io_nodes.
+struct IoParams {
+  double disks_per_node = 1;         // disks (OSTs) behind each I/O node
+  double disk_write_bandwidth = 0;   // bytes/s one disk sustains writing, shared by the requests on it
+  double disk_read_bandwidth = 0;    // bytes/s reading
+  double service_time = 0;           // s a disk's server thread is busy per request besides the data
+  double server_threads = 1;         // requests a disk's server has in service at once (the rest queue, FIFO)
+  double forwarding_overhead = 0;    // s of the calling PE's own time per forwarded call (RPC set-up)
+  double stripe_size = 1048576;      // bytes of a file dealt to one disk before the next
+  double stripe_count = 1;           // disks a file is striped over
+  double runtime_buffer = 65536;     // bytes the language runtime gathers before a synchronous call (buffering none)
+  double buffer_copy_bandwidth = 0;  // bytes/s of a record's copy into an I/O buffer
+  double iobuf_size = 1048576;       // bytes of one buffer of the buffering library (buffering iobuf)
+  double iobuf_count = 4;            // buffers per file; a writer waits only when all are being written
+};
+
 // Per-call costs of the SHMEM library as one build of the program sees them.
 struct SoftwareProfile {
   std::string name;
@@ -82,6 +100,9 @@ struct MachineSpec {
   int populated_nodes = 0;
   NodeParams node;
   NetworkParams network;
+  // I/O nodes (machine file `io.nodes`): torus node ids of positions that hold no PE; empty: no I/O.
+  std::vector<int> io_nodes;
+  IoParams io;
   std::string default_profile;
   std::vector<SoftwareProfile> profiles;
   std::map<std::string, FitRecord> fits;          // by profile name
@@ -99,6 +120,8 @@ struct MachineSpec {
     return Placement(node.pes_per_node, populated_nodes > 0 ? populated_nodes : torus().node_count());
   }
   int pe_count() const { return placement().pe_count(); }
+  bool has_io() const { return !io_nodes.empty(); }
+  int disk_count() const { return static_cast<int>(io_nodes.size()) * static_cast<int>(io.disks_per_node); }
   // The named profile, or the default one when name is empty; nullptr when there is none.
   const SoftwareProfile* find_profile(const std::string& name) const;
 };

@@ -1,5 +1,6 @@
 #include "sim/core/network_resources.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace t3sim::core {
@@ -10,6 +11,7 @@ NetworkResources::NetworkResources(const MachineSpec& machine, const SoftwarePro
   profile_ = &profile;
   pes_ = placement.size();
   mpi_pes_ = profile.mpi_bandwidth > 0 ? pes_ : 0;
+  disks_ = machine.disk_count();
 }
 
 NetworkResources::NetworkResources(const MachineSpec& machine, const JobPlacement& placement)
@@ -20,7 +22,8 @@ NetworkResources::NetworkResources(const MachineSpec& machine, const JobPlacemen
       nodes_(machine.torus().node_count()),
       link_bound_(machine.torus().link_id_bound()),
       pes_(0),
-      mpi_pes_(0) {}
+      mpi_pes_(0),
+      disks_(0) {}
 
 double NetworkResources::capacity(ResourceId r) const {
   const NetworkParams& net = machine_.network;
@@ -29,7 +32,16 @@ double NetworkResources::capacity(ResourceId r) const {
   if (r < issue_of(0)) return net.link_bandwidth;
   if (r < receive_of(0)) return flow_cap(*profile_, FlowKind::Put);
   if (r < mpi_of(0)) return flow_cap(*profile_, FlowKind::GetData);
-  return profile_->mpi_bandwidth;
+  if (r < disk_of(0)) return profile_->mpi_bandwidth;
+  const IoParams& io = machine_.io;
+  switch ((r - disk_of(0)) % 3) {
+    case 0:
+      return std::max(io.disk_read_bandwidth, io.disk_write_bandwidth);
+    case 1:
+      return io.disk_read_bandwidth;
+    default:
+      return io.disk_write_bandwidth;
+  }
 }
 
 std::string NetworkResources::name(ResourceId r) const {
@@ -38,7 +50,16 @@ std::string NetworkResources::name(ResourceId r) const {
   if (r < issue_of(0)) return Torus::link_name(r - 2 * nodes_);
   if (r < receive_of(0)) return "issue.pe" + std::to_string(r - issue_of(0));
   if (r < mpi_of(0)) return "receive.pe" + std::to_string(r - receive_of(0));
-  return "mpi.pe" + std::to_string(r - mpi_of(0));
+  if (r < disk_of(0)) return "mpi.pe" + std::to_string(r - mpi_of(0));
+  const int k = r - disk_of(0);
+  static const char* const kWay[] = {"", ".read", ".write"};
+  return "disk" + std::to_string(k / 3) + kWay[k % 3];
+}
+
+const std::vector<ResourceId>& NetworkResources::disk_path(int disk, bool write) {
+  path_.assign({disk_of(disk), disk_of(disk) + (write ? 2 : 1)});
+  weights_.assign({1.0, 1.0});
+  return path_;
 }
 
 const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe) {

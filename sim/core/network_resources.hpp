@@ -2,10 +2,11 @@
 // the ejection interface of every node (shared by its PEs), every directed torus link, then each job
 // PE's issue rate (the remote stores it can issue: puts), receive rate (the remote loads it can
 // sink: get data returning) and MPI rate (rendezvous data its MPI library pulls), each shared by all
-// that PE's transfers in flight. A flow from PE a to PE b crosses the injection of a's node, its
-// route's links and the ejection of b's node, plus the issue rate of a (a put) or the receive rate
-// of b (get data; rendezvous data also b's MPI rate, when the profile sets one); both the solver
-// transport and the SimGrid platform take their paths from here.
+// that PE's transfers in flight; then, on a machine with I/O nodes, three per disk as SimGrid's disk
+// model has them: both ways together (max of the two bandwidths), reads, writes. A flow from PE a to PE b crosses the
+// injection of a's node, its route's links and the ejection of b's node, plus the issue rate of a (a put) or the
+// receive rate of b (get data; rendezvous data also b's MPI rate, when the profile sets one); both the solver transport
+// and the SimGrid platform take their paths from here.
 #pragma once
 #include <memory>
 #include <string>
@@ -27,10 +28,11 @@ class NetworkResources {
   // The network alone (interfaces and links, no PE rates): for reports of link loads.
   NetworkResources(const MachineSpec& machine, const JobPlacement& placement);
 
-  int count() const { return 2 * nodes_ + link_bound_ + 2 * pes_ + mpi_pes_; }
+  int count() const { return disk_of(disks_); }
   // bytes/s
   double capacity(ResourceId r) const;
-  // "inject.n3", "eject.n3", the link's name ("n12.y-"), "issue.pe5", "receive.pe5" or "mpi.pe5".
+  // "inject.n3", "eject.n3", the link's name ("n12.y-"), "issue.pe5", "receive.pe5", "mpi.pe5", "disk2",
+  // "disk2.read" or "disk2.write".
   std::string name(ResourceId r) const;
   // The network resources a flow from job PE src to job PE dst crosses (src != dst): interfaces and
   // links, no PE rate. Computed at each call (a route is a few dozen operations; a cache of every
@@ -41,6 +43,8 @@ class NetworkResources {
   // destination's (the initiator's) receive rate for get data (and its MPI rate for rendezvous
   // data, if the profile has one), none for a get request. Only with a profile.
   const std::vector<ResourceId>& path(int src_pe, int dst_pe, FlowKind kind);
+  // The resources a disk request draws on: the disk both ways, and its read or write bandwidth.
+  const std::vector<ResourceId>& disk_path(int disk, bool write);
   // The resources of that flow other than torus links (interfaces and PE rates), for a routing that
   // picks the links itself (minimal_adaptive); the reference stays valid until the next call.
   const std::vector<ResourceId>& endpoints(int src_pe, int dst_pe, FlowKind kind);
@@ -54,13 +58,14 @@ class NetworkResources {
   // Whether every pair uses one route (all weights 1).
   bool single_route() const { return routing_->single_route(); }
   const Routing& routing() const { return *routing_; }
-  // Whether r is a PE's issue, receive or MPI rate rather than part of the network.
+  // Whether r is a PE's issue, receive or MPI rate or a disk: not part of the network.
   bool is_pe_rate(ResourceId r) const { return r >= 2 * nodes_ + link_bound_; }
 
  private:
   ResourceId issue_of(int pe) const { return 2 * nodes_ + link_bound_ + pe; }
   ResourceId receive_of(int pe) const { return issue_of(pes_) + pe; }
   ResourceId mpi_of(int pe) const { return receive_of(pes_) + pe; }
+  ResourceId disk_of(int disk) const { return mpi_of(0) + mpi_pes_ + 3 * disk; }
   // Appends the PE rates a flow of `kind` draws on to path_ (weight 1 each).
   void add_pe_rates(int src_pe, int dst_pe, FlowKind kind);
 
@@ -72,6 +77,7 @@ class NetworkResources {
   int link_bound_;
   int pes_;
   int mpi_pes_;  // pes_ when the profile sets an MPI rate, else 0 (no MPI rate resources)
+  int disks_;    // the machine's disks (with a profile)
   std::vector<ResourceId> path_;
   std::vector<double> weights_;
   std::vector<LinkId> links_;  // scratch of path()

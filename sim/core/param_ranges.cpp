@@ -41,6 +41,7 @@ bool visit(MachineSpec& m, const std::string& path, Use&& use) {
     return with_decl(node_params(), path.substr(5), [&](const auto& d) { use(d, m.node); });
   if (path.rfind("network.", 0) == 0)
     return with_decl(network_params(), path.substr(8), [&](const auto& d) { use(d, m.network); });
+  if (path.rfind("io.", 0) == 0) return with_decl(io_params(), path.substr(3), [&](const auto& d) { use(d, m.io); });
   std::string profile, key;
   if (!split_profile_path(path, &profile, &key)) return false;
   for (auto& p : m.profiles)
@@ -65,6 +66,7 @@ std::optional<Quantity> param_quantity(const std::string& path) {
   auto take = [&](const auto& d) { q = d.quantity; };
   if (path.rfind("node.", 0) == 0) with_decl(node_params(), path.substr(5), take);
   if (path.rfind("network.", 0) == 0) with_decl(network_params(), path.substr(8), take);
+  if (path.rfind("io.", 0) == 0) with_decl(io_params(), path.substr(3), take);
   std::string profile, key;
   if (split_profile_path(path, &profile, &key)) with_decl(profile_params(), key, take);
   return q;
@@ -75,7 +77,7 @@ std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& 
   const std::string own = p ? "software.profiles." + p->name + "." : "";
   std::vector<RangedParam> out;
   for (const auto& [path, range] : m.uncertainty) {  // std::map: key-path order
-    const bool shared = path.rfind("node.", 0) == 0 || path.rfind("network.", 0) == 0;
+    const bool shared = path.rfind("node.", 0) == 0 || path.rfind("network.", 0) == 0 || path.rfind("io.", 0) == 0;
     if (!shared && (own.empty() || path.rfind(own, 0) != 0)) continue;
     out.push_back({path, range, param_value(m, path).value_or(0)});
   }

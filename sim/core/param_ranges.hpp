@@ -7,7 +7,7 @@
 // and keeps the 5-95% spread of the refitted values (the profile's `fit.range`). Ranges are absolute
 // values in SI units; a derived machine that scales or changes a value scales its range with it.
 //
-// Parameters are named by key path: node.KEY, network.KEY, software.profiles.PROFILE.KEY.
+// Parameters are named by key path: node.KEY, network.KEY, io.KEY, software.profiles.PROFILE.KEY.
 #pragma once
 #include <cstdint>
 #include <optional>

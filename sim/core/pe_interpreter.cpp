@@ -1,6 +1,7 @@
 #include "sim/core/pe_interpreter.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "sim/core/op_description.hpp"
@@ -16,12 +17,38 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
   auto programs = workload.program_indices();
   pes_.resize(static_cast<size_t>(workload.pes));
   for (size_t pe = 0; pe < pes_.size(); ++pe) {
-    pes_[pe].program = std::move(programs[pe]);
-    records_[pe].reserve(pes_[pe].program.size());  // one record per operation
+    Pe& s = pes_[pe];
+    s.program = std::move(programs[pe]);
+    records_[pe].reserve(s.program.size());  // one record per operation
+    // The PE's loops: the positions of its operations inside each repeated block (indices ascend).
+    size_t r = 0;
+    for (size_t i = 0; i < s.program.size(); ++i) {
+      const uint32_t op = s.program[i];
+      while (r < workload.repeats.size() && workload.repeats[r].end_op <= op) ++r;
+      if (r == workload.repeats.size() || op < workload.repeats[r].first_op) continue;
+      const int tag = -1 - static_cast<int>(r);  // the repeat's number, until its count is set below
+      if (s.loops.empty() || s.loops.back().count != tag)
+        s.loops.push_back({i, i + 1, tag});
+      else
+        s.loops.back().end = i + 1;  // a repeat's operations are consecutive in a PE's program
+    }
+    for (Loop& l : s.loops) {
+      l.count = workload.repeats[static_cast<size_t>(-1 - l.count)].count;
+      if (l.count == 0 && workload.job_of(static_cast<int>(pe)) == 0)
+        throw std::invalid_argument("workload '" + workload.name +
+                                    "' repeats until the main job has finished, yet it is the main job: run it as "
+                                    "a background job (--background)");
+    }
   }
   for (size_t j = 0; j < workload.job_first_pe.size(); ++j)
     jobs_.push_back({workload.job_first_pe[j], workload.job_size(static_cast<int>(j)), 0});
   for (int pe = 0; pe < workload.pes; ++pe) job_of_.push_back(workload.job_of(pe));
+  main_left_ = workload.job_size(0);
+  if (cost.machine().has_io())
+    io_ = std::make_unique<IoLayer>(cost, transport, workload.pes, workload.job_size(0));
+  else if (workload.has_io())
+    throw std::invalid_argument("the workload writes or reads files, and machine '" + cost.machine().name +
+                                "' has no I/O nodes (its file has no io section)");
 }
 
 void PeInterpreter::start() {
@@ -38,11 +65,11 @@ void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int 
                     [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
                       if (note.pe >= 0) {
                         const double flow = transport_.now() - flow_start;
-                        auto& recs = records_[static_cast<size_t>(note.pe)];
-                        if (note.op < recs.size())
-                          recs[note.op].flow = flow;  // the call has returned (a non-blocking put)
+                        Pe& owner = pes_[static_cast<size_t>(note.pe)];
+                        if (owner.executed > note.seq)  // the call has returned (a non-blocking put)
+                          records_[static_cast<size_t>(note.pe)][note.record].flow += flow;
                         else
-                          pes_[static_cast<size_t>(note.pe)].flow_time = flow;
+                          owner.flow_time = flow;
                       }
                       if (iteration >= 0) {
                         const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
@@ -63,18 +90,72 @@ void PeInterpreter::advance(int pe) {
   }
 }
 
+const PeInterpreter::Loop* PeInterpreter::current_loop(const Pe& s) const {
+  if (s.loop >= s.loops.size() || s.next < s.loops[s.loop].begin) return nullptr;
+  return &s.loops[s.loop];
+}
+
+size_t PeInterpreter::record_index(int pe) const {
+  const Pe& s = pes_[static_cast<size_t>(pe)];
+  const Loop* l = current_loop(s);
+  if (l != nullptr && s.repetition > 0) return s.loop_record + (s.next - l->begin);
+  return records_[static_cast<size_t>(pe)].size();
+}
+
+FlowNote PeInterpreter::note_of(int pe) const { return {pe, record_index(pe), pes_[static_cast<size_t>(pe)].executed}; }
+
+int PeInterpreter::listed_iteration(const Pe& s, const Op& op) const {
+  return current_loop(s) != nullptr && s.repetition > 0 ? -1 : op.iteration;
+}
+
+double PeInterpreter::exponential_draw(int pe, double mean) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (!s.random) {  // each PE its own stream: the draws do not depend on the order PEs run in
+    uint64_t z = workload_.seed + 0x9E3779B97F4A7C15ULL * (static_cast<uint64_t>(pe) + 1);  // splitmix64
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    s.random = std::make_unique<std::mt19937_64>(z ^ (z >> 31));
+  }
+  const double u = static_cast<double>((*s.random)() >> 11) * 0x1.0p-53;  // uniform in [0, 1)
+  return -mean * std::log1p(-u);
+}
+
+void PeInterpreter::finished(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  s.finished = true;
+  end_time_ = std::max(end_time_, transport_.now());
+  if (job_of_[static_cast<size_t>(pe)] == 0 && --main_left_ == 0) main_end_ = transport_.now();
+}
+
 void PeInterpreter::record(int pe) {
   Pe& s = pes_[static_cast<size_t>(pe)];
-  if (s.next == s.program.size()) {  // the final quiet
-    s.finished = true;
-    end_time_ = std::max(end_time_, transport_.now());
-    return;
-  }
+  if (s.next == s.program.size()) return finished(pe);  // the final quiet
   const Op& op = op_at(s);
   const bool background = op.kind == OpKind::Put && !op.complete && op.peer != pe;
-  records_[static_cast<size_t>(pe)].push_back({op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes,
-                                               s.op_start, transport_.now(), s.flow_time, background});
+  auto& recs = records_[static_cast<size_t>(pe)];
+  const Loop* loop = current_loop(s);
+  if (loop != nullptr && s.repetition > 0) {  // a later repetition: summed into the first's record
+    OpRecord& r = recs[s.loop_record + (s.next - loop->begin)];
+    r.end += transport_.now() - s.op_start;
+    r.flow += s.flow_time;
+    ++r.repeats;
+  } else {
+    if (loop != nullptr && s.next == loop->begin) s.loop_record = recs.size();
+    recs.push_back({op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes, s.op_start, transport_.now(),
+                    s.flow_time, background});
+  }
+  ++s.executed;
   ++s.next;
+  if (loop != nullptr && s.next == loop->end) {
+    ++s.repetition;
+    const bool again = loop->count > 0 ? s.repetition < loop->count : main_left_ > 0;
+    if (again) {
+      s.next = loop->begin;
+    } else {
+      s.repetition = 0;
+      ++s.loop;
+    }
+  }
 }
 
 void PeInterpreter::complete_op(int pe) {
@@ -84,7 +165,14 @@ void PeInterpreter::complete_op(int pe) {
 
 bool PeInterpreter::start_op(int pe) {
   Pe& s = pes_[static_cast<size_t>(pe)];
-  if (s.next == s.program.size()) {  // a PE's program ends when its puts are delivered
+  if (s.next == s.program.size()) {  // a PE's program ends when its files are closed and its puts delivered
+    if (io_ && !s.files_closed) {
+      s.files_closed = true;
+      if (!io_->idle(pe)) {
+        io_->close_all(pe, [this, pe] { advance(pe); });
+        return false;
+      }
+    }
     if (s.in_flight == 0) return true;
     s.when_quiet = [this, pe] { complete_op(pe); };
     return false;
@@ -106,9 +194,9 @@ bool PeInterpreter::start_op(int pe) {
       } else if (op.kind != OpKind::Put) {  // get or atomic: request out, data back
         const int peer = op.peer;
         const double bytes = op.bytes;
-        const int iteration = op.iteration;
+        const int iteration = listed_iteration(s, op);
         const FlowKind data = op.message_data ? FlowKind::MessageData : FlowKind::GetData;
-        const FlowNote note{pe, s.next};
+        const FlowNote note = note_of(pe);
         transport_.after(p.call_overhead, [this, pe, peer, bytes, iteration, data, note, done] {
           transfer(pe, peer, cost_.machine().network.request_bytes, FlowKind::GetRequest, -1,
                    [this, pe, peer, bytes, iteration, data, note, done] {
@@ -118,10 +206,10 @@ bool PeInterpreter::start_op(int pe) {
       } else if (op.flag == kNoName || op.order == SignalOrder::OnArrival) {
         const int dst = op.peer;
         const double bytes = op.bytes;
-        const int iteration = op.iteration;
+        const int iteration = listed_iteration(s, op);
         const NameId flag = op.flag;
         const bool blocking = op.complete;
-        const FlowNote note{pe, s.next};
+        const FlowNote note = note_of(pe);
         transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, note, done] {
           // Non-blocking: the PE goes on; the put continues in the background until its quiet.
           start_put(pe, dst, bytes, iteration, flag, false, !blocking, note, blocking ? done : Callback());
@@ -130,11 +218,11 @@ bool PeInterpreter::start_op(int pe) {
       } else {  // a data put with a signal: put, fence or quiet, flag put
         const int dst = op.peer;
         const double bytes = op.bytes;
-        const int iteration = op.iteration;
+        const int iteration = listed_iteration(s, op);
         const NameId flag = op.flag;
         const bool blocking = op.complete;
         const bool fence = op.order == SignalOrder::Fence;
-        const FlowNote note{pe, s.next};
+        const FlowNote note = note_of(pe);
         transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, fence, note, done] {
           start_put(pe, dst, bytes, iteration, kNoName, false, true, note, Callback());
           Callback flag_put = [this, pe, dst, flag, blocking, done] {
@@ -171,11 +259,26 @@ bool PeInterpreter::start_op(int pe) {
       s.waiting_flag = flag;
       return false;
     }
+    case OpKind::Compute:
+      if (op.exponential) {
+        transport_.after(exponential_draw(pe, op.seconds), done);
+        return false;
+      }
+      [[fallthrough]];
     case OpKind::Overhead:
     case OpKind::MpiSend:
     case OpKind::MpiRecv:
-    case OpKind::Compute:
       transport_.after(cost_.uncontended_time(op), done);
+      return false;
+    case OpKind::Write:
+      io_->write(pe, op, done);
+      return false;
+    case OpKind::Read:
+      io_->read(pe, op, done);
+      return false;
+    case OpKind::Close:
+      if (io_->idle(pe, op.peer)) return true;
+      io_->close(pe, op.peer, done);
       return false;
     case OpKind::Barrier: {
       Job& job = jobs_[static_cast<size_t>(job_of_[static_cast<size_t>(pe)])];
@@ -291,6 +394,8 @@ RunResult PeInterpreter::take_result() {
   r.transfers = std::move(transfers_);
   sort_transfers(r.transfers);
   r.placement = cost_.placement().description();
+  r.main_job_end = main_end_;
+  if (io_) r.io = io_->stats();
   return r;
 }
 

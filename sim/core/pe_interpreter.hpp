@@ -19,30 +19,40 @@
 //                one (without the call's cost).
 //   wait       : until the PE's flag has been raised, then lowers it once (no cost of its own).
 //   barrier    : when every PE of the job has arrived, barrier_latency.
-//   compute    : seconds + flops / (clock x flops_per_cycle); overhead: message_overhead.
+//   compute    : seconds + flops / (clock x flops_per_cycle), or a seeded exponential draw of mean
+//                seconds (Op::exponential); overhead: message_overhead.
+//   write, read, close: file calls over the machine's I/O nodes (io_layer.hpp); a program ends by
+//                closing the files it left open.
+// Repeated blocks (Workload::repeats) run again from their first operation; their records are summed.
 #pragma once
 #include <map>
+#include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "sim/core/cost_model.hpp"
+#include "sim/core/io_layer.hpp"
 #include "sim/core/results.hpp"
 #include "sim/core/transport.hpp"
 #include "sim/core/workload.hpp"
 
 namespace t3sim::core {
 
-// Where a data flow's own time is written: the record of operation `op` (its index in the PE's
-// program) of PE `pe`, or the PE's flow_time while that operation is still under way; pe < 0: nowhere
-// (requests, acknowledgements, flag puts).
+// Where a data flow's own time is written: the record `record` of PE `pe` once the operation that
+// started it (the PE's `seq`-th) has returned, or the PE's flow_time while it is still under way;
+// pe < 0: nowhere (requests, acknowledgements, flag puts).
 struct FlowNote {
   int pe = -1;
-  size_t op = 0;
+  size_t record = 0;
+  uint64_t seq = 0;
 };
 
 class PeInterpreter {
  public:
+  // On a machine with I/O nodes, transport endpoints workload.pes .. are the I/O nodes
+  // (JobPlacement::with_io_nodes).
   PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport);
   PeInterpreter(const PeInterpreter&) = delete;
   PeInterpreter& operator=(const PeInterpreter&) = delete;
@@ -57,13 +67,25 @@ class PeInterpreter {
 
  private:
   using Callback = Transport::Callback;
+  struct Loop {  // a repeated block of the PE's program (Workload::repeats)
+    size_t begin = 0;
+    size_t end = 0;
+    int count = 1;  // 0: until the main job has finished
+  };
   struct Pe {
-    std::vector<uint32_t> program;  // indices into the workload's ops
-    size_t next = 0;                // position of the operation under way (program.size(): the final quiet)
-    double op_start = 0;            // when it started
-    double flow_time = 0;           // its data's own flow time so far (OpRecord::flow)
-    int in_flight = 0;              // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
-    Callback when_quiet;            // set while blocked until in_flight is 0: what runs then
+    std::vector<uint32_t> program;            // indices into the workload's ops
+    size_t next = 0;                          // position of the operation under way (program.size(): the final quiet)
+    std::vector<Loop> loops;                  // in program order
+    size_t loop = 0;                          // the next or current loop
+    int repetition = 0;                       // of the current loop (0: the first, whose records are kept)
+    size_t loop_record = 0;                   // the record of the loop's first operation
+    uint64_t executed = 0;                    // operations returned so far (repetitions counted)
+    bool files_closed = false;                // the program's end has closed the PE's files
+    std::unique_ptr<std::mt19937_64> random;  // exponential compute draws, made on first use
+    double op_start = 0;                      // when it started
+    double flow_time = 0;                     // its data's own flow time so far (OpRecord::flow)
+    int in_flight = 0;                        // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
+    Callback when_quiet;                      // set while blocked until in_flight is 0: what runs then
     bool finished = false;
     NameId waiting_flag = kNoName;    // blocked in wait on this flag (Workload::flags id) unless kNoName
     std::map<NameId, int> signalled;  // flag id -> signals not yet consumed
@@ -88,6 +110,15 @@ class PeInterpreter {
   bool start_op(int pe);  // true when the operation finished at once
   void complete_op(int pe);
   void record(int pe);
+  // The loop the operation under way is in, or null.
+  const Loop* current_loop(const Pe& s) const;
+  // Its record's index (the first repetition's in a loop), and where its data's flow time goes.
+  size_t record_index(int pe) const;
+  FlowNote note_of(int pe) const;
+  // Its data movements are listed (iteration >= 0) only outside a loop's later repetitions.
+  int listed_iteration(const Pe& s, const Op& op) const;
+  double exponential_draw(int pe, double mean);
+  void finished(int pe);
   // A put of `bytes` from pe to dst: counted in in_flight when `background`; when it lands, `flag` (if
   // any) rises at dst, after the PE's earlier puts to dst when `ordered`; on its acknowledgement
   // `acked` runs (if set).
@@ -113,7 +144,10 @@ class PeInterpreter {
   std::vector<std::vector<OpRecord>> records_;
   std::string step_unit_;  // what Op::step counts, for the deadlock report
   std::vector<Transfer> transfers_;
-  double end_time_ = 0;  // when the last PE finished
+  double end_time_ = 0;          // when the last PE finished
+  int main_left_ = 0;            // PEs of the main job not finished yet
+  double main_end_ = 0;          // when the main job's last PE finished
+  std::unique_ptr<IoLayer> io_;  // on a machine with I/O nodes
 };
 
 }  // namespace t3sim::core

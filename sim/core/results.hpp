@@ -24,6 +24,9 @@ struct OpRecord {
   // caller saw (a non-blocking put returns long before its data lands).
   double flow = 0;
   bool background = false;  // the call returned before its data was delivered (a non-blocking put)
+  // Repetitions summed into this record (Workload::repeats): then `end` is start + their durations
+  // summed and `flow` their flow times summed.
+  int repeats = 1;
   double duration() const { return end - start; }
 };
 
@@ -38,6 +41,18 @@ struct Transfer {
   int iteration = 0;   // the measurement (size index) it belongs to
   int initiator = -1;  // the PE whose call moved it (get data: the getter, dst); -1: src
   int mover() const { return initiator >= 0 ? initiator : src; }
+};
+
+// What the file servers did in a run (io_layer.hpp).
+struct IoStats {
+  long calls = 0;             // forwarded calls (each may be one request per disk it touches)
+  long requests = 0;          // requests served by the disks' servers
+  double bytes_written = 0;   // bytes
+  double bytes_read = 0;      // bytes
+  double queue_wait = 0;      // s summed over requests: waiting for a disk's server (FIFO)
+  double max_queue_wait = 0;  // s: the longest one request waited
+  double main_calls = 0;      // forwarded calls of the main job's PEs
+  double main_call_time = 0;  // s summed: from a main-job call's issue (after its overhead) to its reply
 };
 
 struct RunResult {
@@ -55,6 +70,9 @@ struct RunResult {
   // when the links a transfer used depend on the load (minimal_adaptive); empty when they follow from
   // the routing alone (the reports then route the transfers themselves).
   std::vector<double> network_bytes;
+  // When every PE of the main job (job 0) had finished: the makespan without a background job's tail.
+  double main_job_end = 0;
+  IoStats io;  // file I/O (io_layer.hpp), when the workload has any
 };
 
 void sort_records(std::vector<OpRecord>& records);

@@ -26,6 +26,9 @@ std::vector<PeTime> time_split(const RunResult& run, int job_pes) {
       case OpKind::Overhead:
       case OpKind::MpiSend:
       case OpKind::MpiRecv:
+      case OpKind::Write:
+      case OpKind::Read:
+      case OpKind::Close:
         t.communication += r.duration();
         break;
       case OpKind::Wait:
@@ -46,7 +49,7 @@ std::vector<LabelTime> time_by_label(const RunResult& run, int job_pes) {
   for (const OpRecord& r : run.records) {
     if (r.pe < 0 || r.pe >= n) continue;
     LabelTime& t = by_label[r.label];
-    ++t.operations;
+    t.operations += r.repeats;
     t.total += r.duration();
     double& mine = per_pe[{r.label, r.pe}];
     mine += r.duration();

@@ -1,6 +1,7 @@
 // Where each PE's time went, from a run's operation records:
 //   compute        compute operations (given seconds, or flops at the node's peak rate)
-//   communication  puts, gets, atomics and the message layer's software overhead: the PE is busy moving data
+//   communication  puts, gets, atomics, the message layer's software overhead and file writes, reads and
+//                  closes: the PE is busy moving data
 //   waiting        waits on flags (receives, rendezvous), quiets and barriers: the PE waits for others
 //   end            when its last operation ended (its final quiet, which only moves the makespan, excluded)
 // compute + communication + waiting = end for a PE whose operations run back to back, as they do.
@@ -27,7 +28,7 @@ std::vector<PeTime> time_split(const RunResult& run, int job_pes);
 // Time per label (a trace's operation or its `label`; a TI trace's MPI call): like an MPI profile.
 struct LabelTime {
   std::string label;
-  long operations = 0;  // records under the label, all PEs
+  long operations = 0;  // operations under the label, all PEs (a repeated one's repetitions each)
   double total = 0;     // s, summed over PEs
   double max_pe = 0;    // s, the largest one PE spent
 };

@@ -12,8 +12,9 @@
 namespace t3sim::core {
 
 // What a flow carries, which picks the PE rates it draws on (flow_cap). MessageData is the data of a
-// message layer's rendezvous (get data pulled by the MPI library).
-enum class FlowKind { Put, GetRequest, GetData, MessageData };
+// message layer's rendezvous (get data pulled by the MPI library). IoData is a file call's data between
+// a PE and an I/O node (io_layer.hpp): the node's interface moves it by DMA, no PE rate bounds it.
+enum class FlowKind { Put, GetRequest, GetData, MessageData, IoData };
 
 // The PE rate a flow of `kind` draws on under a profile (bytes/s; infinity for none): a PE issues
 // remote stores (puts) at most at put_bandwidth and sinks returning get data at most at
@@ -34,6 +35,9 @@ class Transport {
   // Moves `bytes` from PE src to PE dst (job PEs, src != dst) at the rate the network gives a flow
   // of `kind`, starting now; calls `then` when the last byte is delivered.
   virtual void flow(int src, int dst, double bytes, FlowKind kind, Callback then) = 0;
+  // Writes (or reads) `bytes` on disk `disk` (0 .. MachineSpec::disk_count()-1) at the rate the disk
+  // gives, shared with its other requests in service; calls `then` when done. Only on a machine with io.
+  virtual void disk_io(int disk, double bytes, bool write, Callback then) = 0;
 };
 
 }  // namespace t3sim::core

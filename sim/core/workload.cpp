@@ -26,8 +26,22 @@ const char* op_kind_name(OpKind k) {
       return "mpi_send";
     case OpKind::MpiRecv:
       return "mpi_recv";
+    case OpKind::Write:
+      return "write";
+    case OpKind::Read:
+      return "read";
+    case OpKind::Close:
+      return "close";
   }
   return "?";
+}
+
+const char* io_mode_name(IoMode m) { return m == IoMode::Iobuf ? "iobuf" : "none"; }
+
+bool Workload::has_io() const {
+  for (const Op& op : ops)
+    if (!peer_is_pe(op)) return true;
+  return false;
 }
 
 bool is_flag_name(const std::string& name) {
@@ -83,10 +97,18 @@ Workload with_background(const Workload& main, const Workload& background) {
     flag_of[id] = w.flags.intern(background.flags.name(static_cast<NameId>(id)));
   for (size_t id = 0; id < label_of.size(); ++id)
     label_of[id] = w.labels.intern(kBackgroundPrefix + background.labels.name(static_cast<NameId>(id)));
+  std::vector<NameId> file_of(background.files.size());
+  for (size_t id = 0; id < file_of.size(); ++id)
+    file_of[id] = w.files.intern(kBackgroundPrefix + background.files.name(static_cast<NameId>(id)));
+  const auto shift = static_cast<uint32_t>(w.ops.size());
+  for (Repeat r : background.repeats) w.repeats.push_back({r.first_op + shift, r.end_op + shift, r.count});
   w.ops.reserve(w.ops.size() + background.ops.size());
   for (Op op : background.ops) {
     if (op.pe != kAllPes) op.pe += main.pes;
-    if (op.peer >= 0) op.peer += main.pes;
+    if (!Workload::peer_is_pe(op))
+      op.peer = file_of[static_cast<size_t>(op.peer)];
+    else if (op.peer >= 0)
+      op.peer += main.pes;
     op.job = 1;
     if (op.flag != kNoName) op.flag = flag_of[static_cast<size_t>(op.flag)];
     // An unlabelled background operation is still the background's: labelled "background.".

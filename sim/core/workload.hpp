@@ -20,7 +20,19 @@ enum class OpKind : uint8_t {
   Atomic,    // pe runs an atomic swap / fetch-add on peer's memory: a round trip like a get of `bytes` (8)
   MpiSend,   // pe spends the profile's mpi_send_overhead: an MPI send call's own software cost
   MpiRecv,   // pe spends the profile's mpi_recv_overhead: an MPI receive call's own software cost
+  Write,     // pe writes `bytes` to file `peer` (Workload::files) in records of record_bytes(op), through the
+             // buffering op.io_mode says (io_layer.hpp)
+  Read,      // pe reads `bytes` from file `peer`, in buffer-sized forwarded calls
+  Close,     // pe closes file `peer`: writes what its buffer holds and waits for every write of the file
 };
+
+// How a PE's writes reach the file servers (io_layer.hpp):
+//   Runtime: the language runtime's own buffer (io.runtime_buffer): a full buffer is one synchronous
+//            forwarded write, the writer waits for it (a program without a buffering library).
+//   Iobuf:   a buffering library's buffers (io.iobuf_size x io.iobuf_count): a full buffer is written
+//            asynchronously; the writer waits only when every buffer is being written (Cray's iobuf).
+enum class IoMode : uint8_t { Runtime, Iobuf };
+const char* io_mode_name(IoMode m);
 
 constexpr int kAllPes = -1;
 
@@ -43,8 +55,8 @@ constexpr const char* kFlagNameRule = "flag names are lower-case letters, digits
 // ordered by size so that only the last 2 bytes are padding.
 struct Op {
   double bytes = 0;
-  double seconds = 0;
-  double flops = 0;
+  double seconds = 0;  // compute: duration, or the mean of an exponential draw when `exponential`
+  double flops = 0;    // compute: floating-point operations; write/read: the record size (record_bytes)
   int pe = 0;
   int peer = -1;
   NameId flag = kNoName;   // put: flag signalled at peer when the data is delivered; wait: flag waited on
@@ -57,6 +69,21 @@ struct Op {
   bool complete = true;
   bool message_data = false;                   // get: a message layer's rendezvous pull (FlowKind::MessageData)
   SignalOrder order = SignalOrder::OnArrival;  // put with a flag: how the signal follows the data
+  IoMode io_mode = IoMode::Runtime;            // write/read: the buffering
+  bool exponential = false;                    // compute: `seconds` is the mean of a seeded exponential draw
+};
+
+inline double record_bytes(const Op& op) { return op.flops; }
+
+// Operations [first_op, end_op) of Workload::ops run `count` times in a row by every PE that has
+// operations there (a barrier among them by every PE of its job). count 0: until every PE of the main
+// job (job 0) has finished (a background job that lasts as long as the main one). A repeated
+// operation has one record: its first start, and its repetitions' durations summed (OpRecord::repeats);
+// the data movements of its repetitions after the first are not listed (RunResult::transfers).
+struct Repeat {
+  uint32_t first_op = 0;
+  uint32_t end_op = 0;
+  int count = 1;
 };
 
 // An operation of a generated pattern: puts do not wait for delivery (quiet does), as isend. `flag` and
@@ -88,6 +115,9 @@ struct Workload {
   std::vector<Op> ops;
   InternTable flags;                 // the names of Op::flag (a flag is per PE: the same name at two PEs is two flags)
   InternTable labels;                // the names of Op::label, printed with records
+  InternTable files;                 // the names of the files of write/read/close (Op::peer)
+  std::vector<Repeat> repeats;       // in op order, disjoint
+  uint64_t seed = 1;                 // of the exponential compute draws (each PE its own stream)
   int swap_iterations = 0;           // > 0 when the ops come from a swap pattern: swaps per measurement
   std::string pattern;               // the pattern the ops come from ("swap", "neighbor", ...), "" for steps
   std::vector<int> job_first_pe{0};  // jobs are consecutive PE ranges; a barrier spans one job
@@ -102,6 +132,11 @@ struct Workload {
   std::vector<std::vector<Op>> programs() const;
   // The same as indices into `ops` (a barrier's index in every PE of its job): no copies.
   std::vector<std::vector<uint32_t>> program_indices() const;
+  // Whether an operation names a PE as its peer (file operations name a file there).
+  static bool peer_is_pe(const Op& op) {
+    return op.kind != OpKind::Write && op.kind != OpKind::Read && op.kind != OpKind::Close;
+  }
+  bool has_io() const;
 };
 
 }  // namespace t3sim::core

@@ -1,9 +1,11 @@
 #include "sim/engine/platform_builder.hpp"
 
+#include "sim/core/io_layer.hpp"
+
 namespace t3sim::engine {
 
 PlatformBuilder::PlatformBuilder(const core::MachineSpec& machine, const core::JobPlacement& placement,
-                                 core::NetworkResources& resources)
+                                 core::NetworkResources& resources, int first_server)
     : resources_(resources) {
   const int job_pes = placement.size();
   zone_ = sg4::create_full_zone("t3sim");
@@ -13,6 +15,12 @@ PlatformBuilder::PlatformBuilder(const core::MachineSpec& machine, const core::J
     get_servers_.push_back(zone_->create_host("pe" + std::to_string(pe) + ".get", speed));
   for (int pe = 0; pe < job_pes; ++pe)
     message_servers_.push_back(zone_->create_host("pe" + std::to_string(pe) + ".mpi", speed));
+  const core::IoParams& io = machine.io;
+  for (int k = 0; k < (first_server >= 0 ? machine.disk_count() : 0); ++k) {
+    sg4::Host* server = host(first_server + core::io_node_of_disk(machine, k));
+    disks_.push_back(
+        server->create_disk("disk" + std::to_string(k), io.disk_read_bandwidth, io.disk_write_bandwidth)->seal());
+  }
 }
 
 sg4::Link* PlatformBuilder::link(const std::string& name, double bandwidth) {

@@ -32,12 +32,16 @@ class PlatformBuilder {
  public:
   // Call after the engine's network model is configured and before any other zone exists.
   // The links are `resources`' (made with the run's profile, so the PEs' rates are links too).
+  // With I/O nodes, the placement's endpoints from `first_server` on are the I/O nodes: their hosts get
+  // the disks.
   PlatformBuilder(const core::MachineSpec& machine, const core::JobPlacement& placement,
-                  core::NetworkResources& resources);
+                  core::NetworkResources& resources, int first_server = -1);
   // Records that data of `kind` flows from src_pe to dst_pe (src != dst). Call before seal().
   void add_pair(int src_pe, int dst_pe, core::FlowKind kind);
   void seal();
   sg4::Host* host(int pe) const { return hosts_.at(static_cast<size_t>(pe)); }
+  // Disk k of the machine (I/O node k / disks_per_node, whose host is an endpoint after the PEs).
+  sg4::Disk* disk(int k) const { return disks_.at(static_cast<size_t>(k)); }
   // The hosts a flow of `kind` from src_pe to dst_pe runs between.
   sg4::Host* flow_source(int src_pe, core::FlowKind kind) const;
   sg4::Host* flow_destination(int dst_pe, core::FlowKind kind) const;
@@ -50,6 +54,7 @@ class PlatformBuilder {
   std::vector<sg4::Host*> hosts_;
   std::vector<sg4::Host*> get_servers_;      // sources of get data (its route ends at the receive rate)
   std::vector<sg4::Host*> message_servers_;  // sources of rendezvous data (receive and MPI rates)
+  std::vector<sg4::Disk*> disks_;
   std::map<std::string, sg4::Link*> links_;
   std::set<std::tuple<int, int, int>> pairs_;
 };

@@ -53,6 +53,22 @@ void SimGridTransport::flow(int src, int dst, double bytes, core::FlowKind kind,
   comm->start();
 }
 
+void SimGridTransport::disk_io(int disk, double bytes, bool write, Callback then) {
+  sg4::Disk* d = platform_.disk(disk);
+  const auto size = static_cast<sg_size_t>(std::llround(bytes));
+  const auto type = write ? sg4::Io::OpType::WRITE : sg4::Io::OpType::READ;
+  if (actor_per_flow_) {
+    sg4::Actor::create("io", d->get_host(), [d, size, type, then = std::move(then)]() mutable {
+      d->io_init(size, type)->wait();
+      simgrid::kernel::actor::simcall_answered([&then] { then(); });
+    });
+    return;
+  }
+  sg4::IoPtr io = d->io_init(size, type);
+  pending_.emplace(io.get(), Pending{io, std::move(then)});
+  io->start();
+}
+
 void SimGridTransport::on_completion(const sg4::Activity& activity) {
   finished_.clear();  // activities of earlier completions: no signal of theirs is running any more
   auto it = pending_.find(&activity);

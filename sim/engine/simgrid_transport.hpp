@@ -26,6 +26,8 @@ class SimGridTransport : public core::Transport {
   double now() const override;
   void after(double delay, Callback then) override;
   void flow(int src, int dst, double bytes, core::FlowKind kind, Callback then) override;
+  // An s4u::Io on the disk (platform_builder.hpp), under SimGrid's own disk model.
+  void disk_io(int disk, double bytes, bool write, Callback then) override;
 
  private:
   void on_completion(const simgrid::s4u::Activity& activity);

@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include "sim/core/enum_names.hpp"
+#include "sim/core/io_layer.hpp"
 #include "sim/core/network_resources.hpp"
 #include "sim/core/pe_interpreter.hpp"
 #include "sim/engine/platform_builder.hpp"
@@ -37,9 +39,28 @@ void configure(sg4::Engine& e) {
 
 constexpr core::NameTable<Driver, 2> kDrivers = {{Driver::Fast, "fast"}, {Driver::Reference, "reference"}};
 
-void add_routes(PlatformBuilder& platform, const core::Workload& workload) {
+// The pairs of PE and I/O node (endpoint workload.pes + node) each file operation uses: the disks its
+// file is striped over. `use(pe, server, write)` once per pair and direction of use.
+template <class Use>
+void for_io_pairs(const core::MachineSpec& machine, const core::Workload& workload, Use&& use) {
+  std::set<std::tuple<int, int, bool>> seen;
   for (const core::Op& op : workload.ops) {
-    if (op.peer < 0 || op.peer == op.pe) continue;
+    if (op.kind != core::OpKind::Write && op.kind != core::OpKind::Read) continue;
+    for (int disk : core::disks_of_file(machine, op.peer)) {
+      const int server = workload.pes + core::io_node_of_disk(machine, disk);
+      if (seen.insert({op.pe, server, op.kind == core::OpKind::Write}).second)
+        use(op.pe, server, op.kind == core::OpKind::Write);
+    }
+  }
+}
+
+void add_routes(PlatformBuilder& platform, const core::MachineSpec& machine, const core::Workload& workload) {
+  for_io_pairs(machine, workload, [&](int pe, int server, bool write) {
+    platform.add_pair(pe, server, write ? core::FlowKind::IoData : core::FlowKind::GetRequest);
+    if (!write) platform.add_pair(server, pe, core::FlowKind::IoData);
+  });
+  for (const core::Op& op : workload.ops) {
+    if (op.peer < 0 || op.peer == op.pe || !core::Workload::peer_is_pe(op)) continue;
     if (op.kind == core::OpKind::Get || op.kind == core::OpKind::Atomic) {
       platform.add_pair(op.pe, op.peer, core::FlowKind::GetRequest);
       platform.add_pair(op.peer, op.pe, op.message_data ? core::FlowKind::MessageData : core::FlowKind::GetData);
@@ -56,11 +77,13 @@ void add_routes(PlatformBuilder& platform, const core::Workload& workload) {
 void check_routable(const core::CostModel& cost, const core::Workload& workload) {
   std::set<std::pair<int, int>> seen;
   const core::JobPlacement& placement = cost.placement();
-  for (const core::Op& op : workload.ops) {
-    if (op.peer < 0 || op.peer == op.pe) continue;
-    for (const auto& [a, b] : {std::pair{op.pe, op.peer}, std::pair{op.peer, op.pe}})
+  auto check = [&](int pe, int peer) {
+    for (const auto& [a, b] : {std::pair{pe, peer}, std::pair{peer, pe}})
       if (seen.insert({placement.node_of(a), placement.node_of(b)}).second) cost.hops(a, b);  // throws UnroutablePair
-  }
+  };
+  for (const core::Op& op : workload.ops)
+    if (op.peer >= 0 && op.peer != op.pe && core::Workload::peer_is_pe(op)) check(op.pe, op.peer);
+  for_io_pairs(cost.machine(), workload, [&](int pe, int server, bool) { check(pe, server); });
 }
 
 // The one PE interpreter over `transport`, run to the end of SimGrid's simulation.
@@ -113,8 +136,10 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     engine.set_config("tracing/actor:yes");
   }
 
-  core::NetworkResources resources(machine, profile, placement);
-  const core::CostModel cost(machine, profile, placement);
+  // The I/O nodes are endpoints after the job's PEs (file calls travel the torus as PE pairs do).
+  const core::JobPlacement endpoints = machine.has_io() ? placement.with_io_nodes(machine) : placement;
+  core::NetworkResources resources(machine, profile, endpoints);
+  const core::CostModel cost(machine, profile, endpoints);
   if (!machine.failed_links.empty()) check_routable(cost, workload);
   core::RunResult result;
   if (driver == Driver::Fast) {
@@ -147,8 +172,8 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
       throw std::invalid_argument(std::string("routing ") + core::routing_name(machine.routing) +
                                   " spreads a flow over several routes, which SimGrid's comms cannot carry: "
                                   "run it with the fast driver (no --driver reference, no --paje)");
-    PlatformBuilder platform(machine, placement, resources);
-    add_routes(platform, workload);
+    PlatformBuilder platform(machine, endpoints, resources, machine.has_io() ? workload.pes : -1);
+    add_routes(platform, machine, workload);
     SimGridTransport transport(platform, !options.paje_file.empty());
     result = interpret(cost, workload, transport, engine);
   }

@@ -41,8 +41,6 @@ void SolverTransport::after(double delay, Callback then) {
 }
 
 void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, Callback then) {
-  const int id = callbacks_.put(std::move(then));
-  const double t = now();
   core::EntryId e;
   if (adaptive_) {
     // A pair's flows of one kind share an entry (PE ids < 2^20: at most 65536 nodes of 8 PEs).
@@ -55,6 +53,18 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
     e = solver_.add_flow(path, resources_.weights(), INFINITY);
   }
+  join(e, bytes, kind != core::FlowKind::GetRequest, std::move(then));
+}
+
+void SolverTransport::disk_io(int disk, double bytes, bool write, Callback then) {
+  // A disk's requests share it as flows share a link: one more entry of the same solver.
+  const std::vector<core::ResourceId>& path = resources_.disk_path(disk, write);
+  join(solver_.add_flow(path, resources_.weights(), INFINITY), bytes, false, std::move(then));
+}
+
+void SolverTransport::join(core::EntryId e, double bytes, bool data, Callback then) {
+  const int id = callbacks_.put(std::move(then));
+  const double t = now();
   if (entries_.size() <= static_cast<size_t>(e)) entries_.resize(static_cast<size_t>(e) + 1);
   EntryState& s = entries_[static_cast<size_t>(e)];
   if (solver_.multiplicity(e) == 1) {  // a new entry (or a freed id reused): progress starts again
@@ -62,7 +72,7 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     s.rate = 0;
     s.since = t;
     s.flows.clear();
-    s.data = kind != core::FlowKind::GetRequest;
+    s.data = data;
   }
   advance(e, t, solver_.multiplicity(e) - 1);  // the flows it had until now
   s.flows.push_back({s.progress + bytes, calendar_.take_sequence(), id});

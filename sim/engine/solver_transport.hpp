@@ -38,6 +38,7 @@ class SolverTransport : public core::Transport {
   double now() const override;
   void after(double delay, Callback then) override;
   void flow(int src, int dst, double bytes, core::FlowKind kind, Callback then) override;
+  void disk_io(int disk, double bytes, bool write, Callback then) override;
 
   const core::FlowSolver& solver() const { return solver_; }
   uint64_t instants() const { return instants_; }  // instants with a solve
@@ -61,6 +62,8 @@ class SolverTransport : public core::Transport {
     std::vector<Waiting> flows;  // min-heap by target
     bool data = true;            // carries data (not get requests): counted in carried()
   };
+  // One more flow of `bytes` on entry e (`data`: counted in carried()), `then` when it is delivered.
+  void join(core::EntryId e, double bytes, bool data, Callback then);
   void arm();
   void on_timer();
   bool run_next(double t);  // runs the earliest due event of either queue; false when none is due

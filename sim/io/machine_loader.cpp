@@ -82,6 +82,34 @@ std::vector<core::LinkId> read_failed_links(MapReader& torus, const core::Torus&
   return links;
 }
 
+// `io.nodes`: positions [x, y, z] in the torus, each one that holds no PE, none twice.
+std::vector<int> read_io_nodes(MapReader& io, const core::MachineSpec& m) {
+  const std::string key = io.child_path("nodes");
+  const YAML::Node list = sequence_value(io.required("nodes"), io.file(), key);
+  if (list.size() == 0) throw InputError(pos_of(io.file(), list), key, "must list at least one I/O node");
+  const core::Torus torus = m.torus();
+  const int populated = m.populated_nodes > 0 ? m.populated_nodes : torus.node_count();
+  std::vector<int> nodes;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = key + "[" + std::to_string(i) + "]";
+    const YAML::Node item = sequence_value(list[i], io.file(), at);
+    if (item.size() != 3) throw InputError(pos_of(io.file(), item), at, "must be a position [x, y, z]");
+    core::Coord c{};
+    for (size_t d = 0; d < 3; ++d)
+      c[d] = static_cast<int>(
+          integer_value(item[d], io.file(), at + "[" + std::to_string(d) + "]", 0, torus.dims()[d] - 1));
+    const int node = torus.node_id(c);
+    if (node < populated)
+      throw InputError(pos_of(io.file(), item), at,
+                       "holds PEs (node " + std::to_string(node) + "; torus.populated_nodes is " +
+                           std::to_string(populated) + "): an I/O node takes a position of its own");
+    if (std::find(nodes.begin(), nodes.end(), node) != nodes.end())
+      throw InputError(pos_of(io.file(), item), at, "names an I/O node twice", "node " + std::to_string(node));
+    nodes.push_back(node);
+  }
+  return nodes;
+}
+
 // Reads every declared scalar of a section: present keys are parsed and range-checked, absent ones
 // take their declared default or are reported missing. Returns the key paths that were given.
 // With `inherited`, an absent key keeps the inherited value (a machine derived from a base).
@@ -207,6 +235,9 @@ void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec
       read_entries(sections.node()[section], "uncertainty.node", "node.", names_of(core::node_params()), "");
     } else if (section == "network") {
       read_entries(sections.node()[section], "uncertainty.network", "network.", names_of(core::network_params()), "");
+    } else if (section == "io") {
+      if (!m.has_io()) throw InputError(sections.key_pos(section), "uncertainty.io", "the machine has no io section");
+      read_entries(sections.node()[section], "uncertainty.io", "io.", names_of(core::io_params()), "");
     } else if (section == "profiles") {
       MapReader profiles(sections.node()[section], path, "uncertainty.profiles");
       for (const auto& name : profiles.keys()) {
@@ -217,9 +248,10 @@ void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec
       }
       profiles.finish();
     } else {
-      const std::string hint = closest_match(section, {"node", "network", "profiles"});
-      throw InputError(sections.key_pos(section), "uncertainty." + section,
-                       "must be node, network or profiles" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      const std::string hint = closest_match(section, {"node", "network", "io", "profiles"});
+      throw InputError(
+          sections.key_pos(section), "uncertainty." + section,
+          "must be node, network, io or profiles" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
     }
   }
   sections.finish();
@@ -277,6 +309,30 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
     auto given = read_params(net, core::network_params(), m.network, derived ? &inherited_net : nullptr);
     sourced.insert(sourced.end(), given.begin(), given.end());
     net.finish();
+  }
+
+  if (auto n = top.optional("io")) {
+    MapReader io(*n, path, "io");
+    const bool inherit = derived && m.has_io();
+    if (!inherit || io.has("nodes")) m.io_nodes = read_io_nodes(io, m), sourced.push_back("io.nodes");
+    const core::IoParams inherited_io = m.io;
+    auto given = read_params(io, core::io_params(), m.io, inherit ? &inherited_io : nullptr);
+    sourced.insert(sourced.end(), given.begin(), given.end());
+    if (m.io.stripe_count > m.disk_count())
+      throw InputError(io.has("stripe_count") ? pos_of(path, io.node()["stripe_count"]) : io.key_pos("nodes"),
+                       "io.stripe_count",
+                       "stripes over more disks than the machine has (" + std::to_string(m.disk_count()) + ")",
+                       std::to_string(static_cast<int>(m.io.stripe_count)));
+    io.finish();
+  } else if (m.has_io() && derived && top.has("torus")) {
+    // Inherited I/O nodes are positions of the base's torus: they must still hold no PE.
+    const int populated = m.populated_nodes > 0 ? m.populated_nodes : m.torus().node_count();
+    for (int node : m.io_nodes)
+      if (node < populated || node >= m.torus().node_count())
+        throw InputError(top.key_pos("torus"), "io.nodes",
+                         "inherited from the base: node " + std::to_string(node) +
+                             " holds PEs or is off this torus; "
+                             "give io.nodes again");
   }
 
   auto sw_node = section("software");

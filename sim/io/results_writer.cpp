@@ -47,6 +47,7 @@ nlohmann::ordered_json run_identity(const core::RunResult& r) {
 std::string results_table(const core::RunResult& r) {
   std::string out = fmt::format("machine {}  profile {}  workload {}  pes {} ({})  makespan {:.3f} us\n", r.machine,
                                 r.profile, r.workload, r.pes, r.placement, r.makespan * 1e6);
+  out += io_summary(r);
   out += fmt::format("{:>5} {:<12} {:<8} {:>5} {:>10} {:>14} {:>14} {:>10} {:>14} {:>10}\n", "pe", "label", "op",
                      "peer", "bytes", "start_us", "time_us", "call MB/s", "flow_us", "flow MB/s");
   for (const auto& rec : r.records)
@@ -54,6 +55,22 @@ std::string results_table(const core::RunResult& r) {
                        r.labels.name(rec.label), core::op_kind_name(rec.kind), rec.peer, rec.bytes, rec.start * 1e6,
                        rec.duration() * 1e6, call_mbps(rec, "{:.2f}"), rec.flow * 1e6, flow_mbps(rec));
   return out + swap_summary(r);
+}
+
+std::string io_summary(const core::RunResult& r) {
+  std::string out;
+  if (r.main_job_end != r.makespan)
+    out += fmt::format("main job ends {:.3f} us (the background job's last calls after it)\n", r.main_job_end * 1e6);
+  if (r.io.calls == 0) return out;
+  const core::IoStats& s = r.io;
+  out += fmt::format(
+      "file I/O: {} forwarded calls ({} disk requests), {:.0f} B written, {:.0f} B read; queued for a disk's server "
+      "{:.3f} us in all, {:.3f} us at most\n",
+      s.calls, s.requests, s.bytes_written, s.bytes_read, s.queue_wait * 1e6, s.max_queue_wait * 1e6);
+  if (s.main_calls > 0)
+    out += fmt::format("main job: {:.0f} forwarded calls, {:.3f} us each on average from request to reply\n",
+                       s.main_calls, s.main_call_time / s.main_calls * 1e6);
+  return out;
 }
 
 std::string swap_summary(const core::RunResult& r) {
@@ -173,6 +190,16 @@ std::string results_csv(const core::RunResult& r) {
 std::string results_json(const core::RunResult& r) {
   nlohmann::ordered_json j = run_identity(r);
   j["makespan_s"] = r.makespan;
+  if (r.main_job_end != r.makespan) j["main_job_end_s"] = r.main_job_end;
+  if (r.io.calls > 0)
+    j["io"] = {{"calls", r.io.calls},
+               {"requests", r.io.requests},
+               {"bytes_written", r.io.bytes_written},
+               {"bytes_read", r.io.bytes_read},
+               {"queue_wait_s", r.io.queue_wait},
+               {"max_queue_wait_s", r.io.max_queue_wait},
+               {"main_calls", r.io.main_calls},
+               {"main_call_time_s", r.io.main_call_time}};
   j["swap_iterations"] = r.swap_iterations;
   if (r.swap_iterations > 0) {
     const core::SwapStatistics st = core::swap_statistics(r, r.swap_iterations);
@@ -194,6 +221,7 @@ std::string results_json(const core::RunResult& r) {
     o["end_s"] = rec.end;
     o["flow_s"] = rec.flow;
     if (rec.background) o["background"] = true;
+    if (rec.repeats != 1) o["repeats"] = rec.repeats;
     j["records"].push_back(std::move(o));
   }
   return j.dump(1) + "\n";
@@ -209,6 +237,18 @@ core::RunResult parse_results_json(const std::string& text) {
     r.pes = j.at("pes").get<int>();
     r.placement = j.value("placement", "");
     r.makespan = j.at("makespan_s").get<double>();
+    r.main_job_end = j.value("main_job_end_s", r.makespan);
+    if (j.contains("io")) {
+      const auto& io = j.at("io");
+      r.io.calls = io.at("calls").get<long>();
+      r.io.requests = io.at("requests").get<long>();
+      r.io.bytes_written = io.at("bytes_written").get<double>();
+      r.io.bytes_read = io.at("bytes_read").get<double>();
+      r.io.queue_wait = io.at("queue_wait_s").get<double>();
+      r.io.max_queue_wait = io.at("max_queue_wait_s").get<double>();
+      r.io.main_calls = io.at("main_calls").get<double>();
+      r.io.main_call_time = io.at("main_call_time_s").get<double>();
+    }
     r.swap_iterations = j.value("swap_iterations", 0);
     for (const auto& o : j.at("records")) {
       core::OpRecord rec;
@@ -223,6 +263,7 @@ core::RunResult parse_results_json(const std::string& text) {
       rec.end = o.at("end_s").get<double>();
       rec.flow = o.value("flow_s", 0.0);
       rec.background = o.value("background", false);
+      rec.repeats = o.value("repeats", 1);
       r.records.push_back(std::move(rec));
     }
   } catch (const nlohmann::json::exception& e) {

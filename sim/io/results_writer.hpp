@@ -27,6 +27,8 @@ std::string traffic_summary_line(const core::RunResult& r, const core::TrafficRe
 std::string transfers_csv(const core::RunResult& r);
 
 // For a swap-pattern run: the swap curve and the PSTSWM page's statistics ("" otherwise).
+// The main job's end when a background job outlasts it, and the file I/O counts (empty without either).
+std::string io_summary(const core::RunResult& r);
 std::string swap_summary(const core::RunResult& r);
 std::string results_json(const core::RunResult& r);
 // Throws std::runtime_error on text that is not a results JSON.

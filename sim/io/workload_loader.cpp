@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/machine_params.hpp"
+#include "sim/io/io_pattern_reader.hpp"
 #include "sim/io/swap_pattern_reader.hpp"
 #include "sim/io/traffic_pattern_reader.hpp"
 #include "sim/io/workload_values.hpp"
@@ -98,13 +99,42 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx, core::
     if (static_cast<bool>(secs) == static_cast<bool>(flops))
       throw InputError(pos_of(ctx.file, node), step.child_path("seconds"), "give exactly one of seconds or flops");
     if (secs) op.seconds = quantity_value(*secs, ctx.file, step.child_path("seconds"), core::Quantity::Time);
+    if (auto d = step.optional("distribution")) {
+      std::string shown;
+      const std::string text = resolve_text(*d, ctx, step.child_path("distribution"), &shown);
+      if (text == "exponential" && secs)
+        op.exponential = true;
+      else if (text != "fixed")
+        throw InputError(pos_of(ctx.file, *d), step.child_path("distribution"),
+                         secs ? "must be fixed or exponential" : "needs seconds (the mean)", shown);
+    }
     if (flops) {
       op.flops = quantity_value(*flops, ctx.file, step.child_path("flops"), core::Quantity::Ratio);
       if (!(op.flops > 0))
         throw InputError(pos_of(ctx.file, *flops), step.child_path("flops"), "must be > 0", flops->Scalar());
     }
+  } else if (kind == "write" || kind == "read" || kind == "close") {
+    op.kind = kind == "write" ? core::OpKind::Write : kind == "read" ? core::OpKind::Read : core::OpKind::Close;
+    op.pe = read_pe(step, "pe", ctx);
+    const YAML::Node f = step.required("file");
+    op.peer = static_cast<int>(w.files.intern(resolve_text(f, ctx, step.child_path("file"), nullptr)));
+    if (op.kind != core::OpKind::Close) {
+      op.bytes = read_bytes(step, ctx);
+      op.flops = op.bytes;  // record_bytes(op): the whole call is one record unless `record` says
+      if (auto r = step.optional("record"))
+        op.flops = resolve_quantity(*r, ctx, step.child_path("record"), core::Quantity::Size, 1, kMaxMessageBytes);
+      if (auto b = step.optional("buffering")) {
+        std::string shown;
+        const std::string text = resolve_text(*b, ctx, step.child_path("buffering"), &shown);
+        if (text == "iobuf")
+          op.io_mode = core::IoMode::Iobuf;
+        else if (text != "none")
+          throw InputError(pos_of(ctx.file, *b), step.child_path("buffering"), "must be none or iobuf", shown);
+      }
+    }
   } else {
-    const std::string hint = closest_match(kind, {"get", "put", "quiet", "wait", "barrier", "compute"});
+    const std::string hint =
+        closest_match(kind, {"get", "put", "quiet", "wait", "barrier", "compute", "write", "read", "close"});
     throw InputError(pos_of(ctx.file, node["op"]), step.child_path("op"),
                      "unknown operation" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"), "'" + kind + "'");
   }
@@ -158,6 +188,13 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
   if (top.has("pattern") == top.has("steps"))
     throw InputError(pos_of(path, top.node()), "steps", "give exactly one of 'steps' or 'pattern'");
   if (auto pattern = top.optional("pattern")) {
+    if (pattern->IsMap() && pattern->size() == 1 && is_io_pattern(pattern->begin()->first.as<std::string>())) {
+      const std::string kind = pattern->begin()->first.as<std::string>();
+      if (top.has("sizes")) throw InputError(top.key_pos("sizes"), "sizes", "pattern '" + kind + "' takes no sizes");
+      read_io_pattern(kind, pattern->begin()->second, ctx, w);
+      top.finish();
+      return out;
+    }
     if (!sizes.front()) throw InputError(top.key_pos("pattern"), "sizes", "a pattern needs a 'sizes' list");
     // One pattern, or phases: a list of patterns that run one after the other in each measurement.
     const bool phased = pattern->IsSequence();
@@ -245,11 +282,11 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"pattern.KIND.window", "integer >= 1", "all_to_all: messages in flight per PE; default 1"},
       {"pattern.KIND.target", "PE", "hot_spot: the PE everyone sends to; default 0"},
       {"pattern.KIND.root", "PE", "broadcast, reduction: the tree's root; default 0"},
-      {"steps[].op", "get|put|quiet|wait|barrier|compute", "the operation"},
+      {"steps[].op", "get|put|quiet|wait|barrier|compute|write|read|close", "the operation"},
       {"steps[].pe", "PE id or $var", "the PE that issues it (not for barrier: all PEs take part)"},
       {"steps[].from", "PE id or $var", "get: the PE whose memory is read (== pe: a local copy)"},
       {"steps[].to", "PE id or $var", "put: the PE whose memory is written"},
-      {"steps[].bytes", "size or $size", "get/put: message size, 1B .. 1GiB"},
+      {"steps[].bytes", "size or $size", "get/put: message size; write/read: bytes of the call; 1B .. 1GiB"},
       {"steps[].complete", "true|false", "put: wait for delivery (shmem_put + shmem_quiet); default true"},
       {"steps[].signal", "flag name",
        "put: signal this flag at the target behind the data: the put, shmem_fence, then a flag put (8 B), each "
@@ -258,7 +295,12 @@ const std::vector<core::KeyDoc>& workload_keys() {
        "put with a signal: fence (default; orders delivery, no wait), quiet (wait until every put of the PE is "
        "acknowledged, then the flag put), none (the put is itself the flag put: one call)"},
       {"steps[].flag", "flag name", "wait: wait until this flag of pe is signalled, then consume the signal"},
-      {"steps[].seconds", "time", "compute: duration"},
+      {"steps[].seconds", "time", "compute: duration (the mean, when exponential)"},
+      {"steps[].distribution", "fixed|exponential",
+       "compute: fixed (default) or a seeded exponential draw of mean `seconds` (each PE its own stream)"},
+      {"steps[].file", "name", "write/read/close: the file (machine's io section: striped over its disks)"},
+      {"steps[].record", "size", "write/read: bytes per record; default: the whole call is one record"},
+      {"steps[].buffering", "none|iobuf", "write/read: as pattern.md.buffering; default none"},
       {"steps[].flops", "number", "compute: floating-point operations at the node's peak rate"},
       {"steps[].label", "string", "name reported with the step's timing; default op + step index"},
   };

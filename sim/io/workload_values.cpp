@@ -41,6 +41,23 @@ bool resolve_bool(const YAML::Node& n, const WorkloadContext& ctx, const std::st
   throw InputError(pos_of(ctx.file, n), key, "must be true or false", shown);
 }
 
+double resolve_quantity(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key, core::Quantity q,
+                        double min, double max) {
+  std::string shown;
+  const std::string text = resolve_text(n, ctx, key, &shown);
+  std::string why;
+  const auto v = core::parse_quantity(text, q, &why);
+  if (!v)
+    throw InputError(pos_of(ctx.file, n), key,
+                     "must be a quantity in " + std::string(core::unit_names(q)) + (why.empty() ? "" : ": " + why),
+                     shown);
+  if (*v < min || *v > max)
+    throw InputError(pos_of(ctx.file, n), key,
+                     "must be between " + core::format_quantity(min, q) + " and " + core::format_quantity(max, q),
+                     shown);
+  return *v;
+}
+
 int resolve_pe(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key) {
   return static_cast<int>(resolve_int(n, ctx, key, 0, ctx.pes - 1));
 }

@@ -7,6 +7,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/core/units.hpp"
+
 namespace t3sim::io {
 
 struct WorkloadContext {
@@ -21,5 +23,8 @@ std::string resolve_text(const YAML::Node& n, const WorkloadContext& ctx, const 
 long resolve_int(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key, long min, long max);
 bool resolve_bool(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key);
 int resolve_pe(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key);
+// A quantity with its unit ("16ms", "81B"), in [min, max] (SI units).
+double resolve_quantity(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key, core::Quantity q,
+                        double min, double max);
 
 }  // namespace t3sim::io

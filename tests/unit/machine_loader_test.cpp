@@ -83,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "no link there"},
         RejectionCase{"default_profile_unknown", "software.default_profile: names no profile"},
         RejectionCase{"uncertainty_section_unknown",
-                      ":32:3: uncertainty.netwrok: must be node, network or profiles; did you mean 'network'\\?"},
+                      ":32:3: uncertainty.netwrok: must be node, network, io or profiles; did you mean 'network'\\?"},
         RejectionCase{"uncertainty_key_unknown",
                       ":33:5: uncertainty.network.router_dealy: names no parameter; did you mean 'router_delay'\\?"},
         RejectionCase{
