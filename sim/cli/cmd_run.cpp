@@ -74,6 +74,11 @@ int cmd_run(const RunArgs& a) {
   } catch (const std::invalid_argument& e) {
     throw io::InputError({"--placement", 0, 0}, "", e.what(), a.placement);
   }
+  for (const core::Repeat& r : loaded.workload.repeats)
+    if (r.count == 0)
+      throw io::InputError({is_trace ? a.trace : a.workload, 0, 0}, "pattern.io_writers.writes",
+                           "0 repeats until the main job has finished: this workload runs only as a background job "
+                           "(--background)");
   const int job_pes = loaded.workload.pes;
   const std::string pattern = loaded.workload.pattern;
   const std::string workload_name = loaded.workload.name;
@@ -87,6 +92,11 @@ int cmd_run(const RunArgs& a) {
     }
     workload = core::with_background(workload, bg.workload);
   }
+  if (workload.has_io() && !machine.has_io())
+    throw io::InputError({a.machine, 0, 0}, "io",
+                         "workload '" + workload_name +
+                             "' writes or reads files, and this machine has no I/O nodes "
+                             "(no io section)");
   engine::SimulationOptions options;
   engine::parse_driver(a.driver, &options.driver);  // CLI11 checked the name
   options.paje_file = a.paje;

@@ -56,15 +56,19 @@ void IoLayer::flush(int pe, int file, Callback then) {
   const double offset = f.offset;
   f.offset += bytes;
   f.fill = 0;
-  if (f.mode == IoMode::Runtime) return forward(pe, file, offset, bytes, true, std::move(then));
-  // iobuf: the write goes on while the PE fills its next buffer, if it has one free.
-  ++f.in_flight;
-  const Key key{pe, file};
-  forward(pe, file, offset, bytes, true, [this, key] { written(key); });
-  if (f.in_flight < static_cast<int>(io_.iobuf_count))
-    then();
-  else
-    f.on_free = std::move(then);
+  // The caller posts the call (its forwarding overhead) in either mode.
+  transport_.after(io_.forwarding_overhead, [this, pe, file, offset, bytes, then = std::move(then)]() mutable {
+    OpenFile& g = open_.at({pe, file});
+    if (g.mode == IoMode::Runtime) return forward(pe, file, offset, bytes, true, std::move(then));
+    // iobuf: the write goes on while the PE fills its next buffer, if it has one free.
+    ++g.in_flight;
+    const Key key{pe, file};
+    forward(pe, file, offset, bytes, true, [this, key] { written(key); });
+    if (g.in_flight < static_cast<int>(io_.iobuf_count))
+      then();
+    else
+      g.on_free = std::move(then);
+  });
 }
 
 void IoLayer::written(Key key) {
@@ -94,11 +98,14 @@ void IoLayer::read_chunks(int pe, int file, double left, double buffer, Callback
   const double bytes = std::min(buffer, left);
   const double offset = f.offset;
   f.offset += bytes;
-  forward(pe, file, offset, bytes, false, [this, pe, file, left, bytes, buffer, done = std::move(done)]() mutable {
+  auto copied = [this, pe, file, left, bytes, buffer, done = std::move(done)]() mutable {
     transport_.after(bytes / io_.buffer_copy_bandwidth,
                      [this, pe, file, left, bytes, buffer, done = std::move(done)]() mutable {
                        read_chunks(pe, file, left - bytes, buffer, std::move(done));
                      });
+  };
+  transport_.after(io_.forwarding_overhead, [this, pe, file, offset, bytes, copied = std::move(copied)]() mutable {
+    forward(pe, file, offset, bytes, false, std::move(copied));
   });
 }
 
@@ -155,7 +162,7 @@ void IoLayer::forward(int pe, int file, double offset, double bytes, bool write,
   }
   auto left = std::make_shared<int>(0);
   for (double b : part) *left += b > 0 ? 1 : 0;
-  const double issued = transport_.now() + io_.forwarding_overhead;
+  const double issued = transport_.now();
   auto reply = std::make_shared<Callback>([this, pe, issued, left, done = std::move(done)]() mutable {
     if (--*left > 0) return;
     if (pe < main_pes_) {
@@ -164,10 +171,8 @@ void IoLayer::forward(int pe, int file, double offset, double bytes, bool write,
     }
     done();
   });
-  transport_.after(io_.forwarding_overhead, [this, pe, disks, part, write, reply] {
-    for (size_t i = 0; i < disks.size(); ++i)
-      if (part[i] > 0) request(pe, disks[i], part[i], write, [reply] { (*reply)(); });
-  });
+  for (size_t i = 0; i < disks.size(); ++i)
+    if (part[i] > 0) request(pe, disks[i], part[i], write, [reply] { (*reply)(); });
 }
 
 void IoLayer::request(int pe, int disk, double bytes, bool write, Callback done) {

@@ -78,7 +78,7 @@ class IoLayer {
   void flush(int pe, int file, Callback then);
   void written(Key key);  // an asynchronous buffer's write has ended
   void read_chunks(int pe, int file, double left, double buffer, Callback done);
-  // One forwarded call: the caller's overhead, then one request per disk the bytes touch.
+  // One forwarded call, posted (the caller has paid its overhead): one request per disk the bytes touch.
   void forward(int pe, int file, double offset, double bytes, bool write, Callback done);
   void request(int pe, int disk, double bytes, bool write, Callback done);
 

@@ -30,6 +30,20 @@ TEST(MachineLoader, EveryPlatformFileLoads) {
   }
 }
 
+TEST(MachineLoader, ReadsAnIoSection) {
+  const auto m = load_machine(data("io_valid.yaml"));
+  EXPECT_EQ(m.io_nodes, (std::vector<int>{20, 21}));  // (0,1,3) and (1,1,3) on 2 x 3 x 4
+  EXPECT_EQ(m.disk_count(), 2);
+  EXPECT_DOUBLE_EQ(m.io.disk_write_bandwidth, 100e6);
+  EXPECT_DOUBLE_EQ(m.io.stripe_size, 1048576);  // defaults
+  EXPECT_DOUBLE_EQ(m.io.server_threads, 1);
+  EXPECT_DOUBLE_EQ(m.io.runtime_buffer, 65536);
+  EXPECT_FALSE(load_machine(data("valid.yaml")).has_io());
+  const auto bigben = load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/xt3-bigben.yaml");
+  EXPECT_EQ(bigben.disk_count(), 20);
+  EXPECT_EQ(bigben.pe_count(), 2068);
+}
+
 class MachineRejects : public testing::TestWithParam<RejectionCase> {};
 
 TEST_P(MachineRejects, WithLocatedMessage) {
@@ -82,6 +96,25 @@ INSTANTIATE_TEST_SUITE_P(
                       "failed_link_flat_ring.yaml:10:7: torus.failed_links\\[0\\]: the ring along x has one position: "
                       "no link there"},
         RejectionCase{"default_profile_unknown", "software.default_profile: names no profile"},
+        RejectionCase{
+            "io_node_holds_pes",
+            "io_node_holds_pes.yaml:18:11: io.nodes\\[0\\]: holds PEs \\(node 0; torus.populated_nodes is 20\\)"},
+        RejectionCase{"io_node_twice",
+                      "io_node_twice.yaml:18:22: io.nodes\\[1\\]: names an I/O node twice \\(got node 20\\)"},
+        RejectionCase{"io_node_not_a_position",
+                      "io_node_not_a_position.yaml:18:11: io.nodes\\[0\\]: must be a position \\[x, y, z\\]"},
+        RejectionCase{"io_node_off_torus",
+                      "io_node_off_torus.yaml:18:23: io.nodes\\[1\\]\\[0\\]: must be between 0 and 1 \\(got 2\\)"},
+        RejectionCase{"io_nodes_empty", "io_nodes_empty.yaml:18:10: io.nodes: must list at least one I/O node"},
+        RejectionCase{"io_stripes_beyond_disks",
+                      "io_stripes_beyond_disks.yaml:24:17: io.stripe_count: stripes over more disks than the machine "
+                      "has \\(2\\)"},
+        RejectionCase{"io_disk_bandwidth_missing",
+                      "io_disk_bandwidth_missing.yaml:18:3: io.disk_write_bandwidth: required key is missing"},
+        RejectionCase{"io_unknown_key", "io_unknown_key.yaml:24:3: io.disk_bandwith: unknown key"},
+        RejectionCase{"io_server_threads_zero", "io_server_threads_zero.yaml:24:19: io.server_threads: must be >= 1"},
+        RejectionCase{"io_uncertainty_without_io",
+                      "io_uncertainty_without_io.yaml:33:3: uncertainty.io: the machine has no io section"},
         RejectionCase{"uncertainty_section_unknown",
                       ":32:3: uncertainty.netwrok: must be node, network, io or profiles; did you mean 'network'\\?"},
         RejectionCase{"uncertainty_key_unknown",

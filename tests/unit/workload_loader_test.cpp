@@ -90,6 +90,26 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"phase_two_kinds", "phase_two_kinds.yaml:7:5: pattern\\[0\\]: must name exactly one pattern"},
         RejectionCase{"pattern_messages_zero", "pattern.random_perm.messages: must be between 1 and 1024"},
         RejectionCase{"swap_pairing_bad", "pattern.swap.pairing: K must be between 1 and pes-1 \\(got 'xor:9'\\)"},
+        RejectionCase{"io_buffering_unknown",
+                      "io_buffering_unknown.yaml:11:16: pattern.md.buffering: must be none or iobuf \\(got 'stdio'\\)"},
+        RejectionCase{"md_grouping_not_dividing",
+                      "md_grouping_not_dividing.yaml:11:26: pattern.md.communication_every: must divide "
+                      "frame_interval \\(10\\)"},
+        RejectionCase{"md_with_sizes", "md_with_sizes.yaml:5:1: sizes: pattern 'md' takes no sizes"},
+        RejectionCase{"md_unknown_key", "md_unknown_key.yaml:11:5: pattern.md.halo: unknown key"},
+        RejectionCase{"md_compute_missing",
+                      "md_compute_missing.yaml:7:5: pattern.md.step_compute: required key is missing"},
+        RejectionCase{"io_writers_think_zero",
+                      "io_writers_think_zero.yaml:8:12: pattern.io_writers.think: must be between"},
+        RejectionCase{"write_without_file", "write_without_file.yaml:6:5: steps\\[0\\].file: required key is missing"},
+        RejectionCase{
+            "write_buffering_unknown",
+            "write_buffering_unknown.yaml:6:59: steps\\[0\\].buffering: must be none or iobuf \\(got 'async'\\)"},
+        RejectionCase{
+            "compute_distribution_unknown",
+            "compute_distribution_unknown.yaml:6:54: steps\\[0\\].distribution: must be fixed or exponential"},
+        RejectionCase{"compute_exponential_flops",
+                      "compute_exponential_flops.yaml:6:52: steps\\[0\\].distribution: needs seconds \\(the mean\\)"},
         RejectionCase{"missing_name", "name: required key is missing"}),
     t3sim::test::rule_name);
 
