@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include <fmt/format.h>
+
 namespace t3sim::calib {
 namespace {
 
@@ -27,7 +29,36 @@ std::string order_text(std::vector<Group> groups, bool by_measured, double tie) 
   return out;
 }
 
+// "<", ">" or "~" (within tie of their mean).
+const char* relation(double a, double b, double tie) {
+  const double margin = tie * 0.5 * (a + b);
+  return b - a > margin ? "<" : a - b > margin ? ">" : "~";
+}
+
 }  // namespace
+
+std::vector<OrderingResult> check_paired_orderings(const core::SuiteSpec& suite,
+                                                   const std::vector<CaseResult>& results) {
+  std::vector<OrderingResult> out;
+  for (const auto& spec : suite.paired_orderings)
+    for (const auto& a : results) {
+      if (a.measured.suite != suite.id || a.measured.metric != spec.first ||
+          !core::row_matches(spec.where, a.measured.row))
+        continue;
+      for (const auto& b : results) {
+        if (b.measured.suite != suite.id || b.measured.metric != spec.second || b.measured.row != a.measured.row)
+          continue;
+        const std::string row = a.measured.id.substr(0, a.measured.id.rfind('/'));
+        const std::string m = relation(a.measured.measured, b.measured.measured, spec.tie);
+        const std::string p = relation(a.predicted, b.predicted, spec.tie);
+        out.push_back({suite.id, row.substr(suite.id.size() + 1),
+                       fmt::format("{} {:.4g} {} {} {:.4g}", spec.first, a.measured.measured, m, spec.second,
+                                   b.measured.measured),
+                       fmt::format("{:.4g} {} {:.4g}", a.predicted, p, b.predicted), m == p});
+      }
+    }
+  return out;
+}
 
 std::vector<OrderingResult> check_orderings(const core::SuiteSpec& suite, const std::vector<CaseResult>& results) {
   std::vector<OrderingResult> out;

@@ -16,5 +16,8 @@ struct OrderingResult {
 };
 
 std::vector<OrderingResult> check_orderings(const core::SuiteSpec& suite, const std::vector<CaseResult>& results);
+// Per row, two metrics in the same relation (lower, higher, or within `tie`) predicted as measured.
+std::vector<OrderingResult> check_paired_orderings(const core::SuiteSpec& suite,
+                                                   const std::vector<CaseResult>& results);
 
 }  // namespace t3sim::calib

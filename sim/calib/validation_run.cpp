@@ -18,6 +18,7 @@ double predicted_duration(const core::RunResult& run, const std::string& label, 
 
 double predicted_value(const core::MeasuredCase& c, const core::RunResult& run) {
   if (c.statistic == core::Statistic::RecordDuration) return predicted_duration(run, c.record, c.bytes) * 1e6;
+  if (c.statistic == core::Statistic::MainJobEnd) return run.main_job_end;
   if (run.swap_iterations <= 0)
     throw std::runtime_error("case " + c.id + " needs a swap statistic, but '" + run.workload + "' is no swap pattern");
   const core::SwapStatistics st = core::swap_statistics(run, run.swap_iterations);
@@ -31,6 +32,7 @@ double predicted_value(const core::MeasuredCase& c, const core::RunResult& run) 
     case core::Statistic::ModelMaxRelErrorPct:
       return st.model_max_rel_error * 100;
     case core::Statistic::RecordDuration:
+    case core::Statistic::MainJobEnd:
       break;
   }
   return NAN;

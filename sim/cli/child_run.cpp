@@ -48,18 +48,39 @@ ChildOutcome run_child(const std::vector<std::string>& args) {
   return o;
 }
 
-core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
-                             const std::map<std::string, std::string>& variables) {
-  std::vector<std::string> args = {"run", "--machine", machine, "--workload", workload, "--profile", profile, "--json"};
-  for (const auto& [name, value] : variables) {
-    args.push_back("--set");
-    args.push_back(name + "=" + value);
-  }
+namespace {
+
+core::RunResult run_args_in_child(const std::vector<std::string>& args, const std::string& what) {
   const ChildOutcome o = run_child(args);
   if (o.exit_status != 0)
-    throw std::runtime_error("child run of " + workload + " on " + machine + " (profile " + profile +
-                             ") failed with status " + std::to_string(o.exit_status));
+    throw std::runtime_error("child run of " + what + " failed with status " + std::to_string(o.exit_status));
   return io::parse_results_json(o.out);
+}
+
+std::vector<std::string> run_args(const std::string& machine, const std::string& workload, const std::string& profile,
+                                  const std::map<std::string, std::string>& variables) {
+  std::vector<std::string> args = {"run", "--machine", machine, "--workload", workload, "--profile", profile, "--json"};
+  for (const auto& [name, value] : variables) args.insert(args.end(), {"--set", name + "=" + value});
+  return args;
+}
+
+}  // namespace
+
+core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
+                             const std::map<std::string, std::string>& variables) {
+  return run_args_in_child(run_args(machine, workload, profile, variables),
+                           workload + " on " + machine + " (profile " + profile + ")");
+}
+
+core::RunResult run_case_in_child(const core::SuiteSpec& suite, const core::RunKey& key) {
+  std::vector<std::string> args = run_args(suite.machine_path, suite.workload_path, key.profile, key.variables);
+  if (key.background) {
+    args.insert(args.end(), {"--background", suite.background_path});
+    if (suite.background_pes > 0) args.insert(args.end(), {"--background-pes", std::to_string(suite.background_pes)});
+    for (const auto& [name, value] : key.background_variables)
+      args.insert(args.end(), {"--background-set", name + "=" + value});
+  }
+  return run_args_in_child(args, suite.workload_path + " on " + suite.machine_path + " (suite " + suite.id + ")");
 }
 
 }  // namespace t3sim::cli

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/core/results.hpp"
+#include "sim/core/validation_spec.hpp"
 
 namespace t3sim::cli {
 
@@ -22,5 +23,7 @@ ChildOutcome run_child(const std::vector<std::string>& args);
 // `t3sim run ... --json` in a child; throws std::runtime_error with the child's exit status on failure.
 core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
                              const std::map<std::string, std::string>& variables = {});
+// The run a validation case needs (its suite's machine and workload, and its background when it has one).
+core::RunResult run_case_in_child(const core::SuiteSpec& suite, const core::RunKey& key);
 
 }  // namespace t3sim::cli

@@ -12,6 +12,7 @@
 #include "sim/calib/profile_fitter.hpp"
 #include "sim/calib/validation_run.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/variable_fit.hpp"
 #include "sim/core/machine_params.hpp"
 #include "sim/core/param_ranges.hpp"
 #include "sim/io/atomic_file.hpp"
@@ -94,6 +95,24 @@ int cmd_calibrate(const CalibrateArgs& a) {
   for (const auto& suite : suites) {
     if (!a.suite.empty() && suite.id != a.suite) continue;
     found = true;
+    if (!suite.fit_variables.empty()) {  // run conditions fitted, written back into the cases file
+      std::cout << fmt::format("suite {}: fitting its run conditions ({} variable(s))\n", suite.id,
+                               suite.fit_variables.size());
+      const auto fits = fit_suite_variables(suite, io::load_suite_cases(suite), a.check);
+      for (const auto& f : fits) {
+        std::cout << fmt::format("  {}{} = {}  mean rel err {:+.5f}  ({} runs){}\n", f.variable,
+                                 f.row.empty() ? "" : "[" + f.row + "]", f.value, f.mean_rel_error, f.evaluations,
+                                 f.matches_file ? "  (the file's value)" : "");
+        if (!f.matches_file) ++mismatches;
+      }
+      if (!a.dry_run && !a.check) {
+        const std::string text = io::read_whole_file(a.cases);
+        io::write_file_atomically(
+            a.cases, io::splice_scalars(a.cases, text, {{"suites." + suite.id + ".fitted", fitted_text(fits), true}}));
+        std::cout << "  written to " << a.cases << "\n";
+      }
+      if (suite.fit_params.empty()) continue;
+    }
     const core::MachineSpec machine = io::load_machine(suite.machine_path);
     std::map<std::string, std::vector<core::MeasuredCase>> by_profile;
     for (const auto& c : io::load_suite_cases(suite)) {

@@ -11,8 +11,18 @@ const char* statistic_unit(Statistic s) {
       return "MB/s";
     case Statistic::ModelMaxRelErrorPct:
       return "%";
+    case Statistic::MainJobEnd:
+      return "s";
   }
   return "";
+}
+
+bool row_matches(const RowFilter& filter, const std::map<std::string, std::string>& row) {
+  for (const auto& [column, value] : filter) {
+    auto it = row.find(column);
+    if (it == row.end() || it->second != value) return false;
+  }
+  return true;
 }
 
 }  // namespace t3sim::core

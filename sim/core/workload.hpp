@@ -24,6 +24,7 @@ enum class OpKind : uint8_t {
              // buffering op.io_mode says (io_layer.hpp)
   Read,      // pe reads `bytes` from file `peer`, in buffer-sized forwarded calls
   Close,     // pe closes file `peer`: writes what its buffer holds and waits for every write of the file
+             // (the last kind: results_writer's parser counts up to it)
 };
 
 // How a PE's writes reach the file servers (io_layer.hpp):

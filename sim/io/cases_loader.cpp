@@ -28,6 +28,56 @@ double ratio_in(MapReader& m, const std::string& key, double lo, double hi) {
   return v;
 }
 
+std::map<std::string, std::string> read_text_map(const YAML::Node& n, const std::string& file,
+                                                 const std::string& path) {
+  MapReader m(n, file, path);
+  std::map<std::string, std::string> out;
+  for (const auto& key : m.keys()) out[key] = scalar_text(m.node()[key], file, m.child_path(key));
+  return out;
+}
+
+core::Quantity quantity_named(MapReader& m, const std::string& key) {
+  const std::string text = m.string_at(key);
+  if (text == "time") return core::Quantity::Time;
+  if (text == "size") return core::Quantity::Size;
+  if (text == "bandwidth") return core::Quantity::Bandwidth;
+  throw InputError(pos_of(m.file(), m.node()[key]), m.child_path(key), "must be time, size or bandwidth",
+                   "'" + text + "'");
+}
+
+core::FitVariable read_fit_variable(const YAML::Node& n, const std::string& file, const std::string& path) {
+  MapReader m(n, file, path);
+  core::FitVariable v;
+  v.variable = m.string_at("variable");
+  if (m.has("job")) {
+    const std::string job = m.string_at("job");
+    if (job != "main" && job != "background")
+      throw InputError(pos_of(file, m.node()["job"]), m.child_path("job"), "must be main or background",
+                       "'" + job + "'");
+    v.background = job == "background";
+  }
+  v.per_row_column = m.optional_string("per_row").value_or("");
+  if (auto w = m.optional("where")) v.where = read_text_map(*w, file, m.child_path("where"));
+  const YAML::Node ms = sequence_value(m.required("metrics"), file, m.child_path("metrics"));
+  for (size_t i = 0; i < ms.size(); ++i) v.metrics.push_back(scalar_text(ms[i], file, m.child_path("metrics")));
+  const core::Quantity q = quantity_named(m, "quantity");
+  v.quantity_text = m.string_at("quantity");
+  const std::string range = m.string_at("range");
+  const size_t dots = range.find("..");
+  std::optional<double> lo, hi;
+  if (dots != std::string::npos) {
+    lo = core::parse_quantity(range.substr(0, dots), q, nullptr);
+    hi = core::parse_quantity(range.substr(dots + 2), q, nullptr);
+  }
+  if (!lo || !hi || !(*lo > 0) || !(*hi > *lo))
+    throw InputError(pos_of(file, m.node()["range"]), m.child_path("range"),
+                     "must be LOW..HIGH with 0 < LOW < HIGH, in units of the quantity", "'" + range + "'");
+  v.low = *lo;
+  v.high = *hi;
+  m.finish();
+  return v;
+}
+
 core::MetricSpec read_metric(const YAML::Node& n, const std::string& file, const std::string& path) {
   MapReader m(n, file, path);
   core::MetricSpec s;
@@ -42,9 +92,12 @@ core::MetricSpec read_metric(const YAML::Node& n, const std::string& file, const
       s.statistic = core::Statistic::EstimatedLatency;
     else if (st == "model_max_rel_error_pct")
       s.statistic = core::Statistic::ModelMaxRelErrorPct;
+    else if (st == "main_job_end_s")
+      s.statistic = core::Statistic::MainJobEnd;
     else
       throw InputError(pos_of(file, n["statistic"]), m.child_path("statistic"),
-                       "must be peak_bandwidth_MBps, estimated_latency_us or model_max_rel_error_pct", "'" + st + "'");
+                       "must be peak_bandwidth_MBps, estimated_latency_us, model_max_rel_error_pct or main_job_end_s",
+                       "'" + st + "'");
   } else {
     s.statistic = core::Statistic::RecordDuration;
     s.record = m.string_at("record");
@@ -57,6 +110,7 @@ core::MetricSpec read_metric(const YAML::Node& n, const std::string& file, const
       throw InputError(pos_of(file, n["holds"]), m.child_path("holds"), "must be time_s or rate_MBps",
                        "'" + holds + "'");
   }
+  if (auto v = m.optional("variables")) s.variables = read_text_map(*v, file, m.child_path("variables"));
   m.finish();
   return s;
 }
@@ -64,6 +118,7 @@ core::MetricSpec read_metric(const YAML::Node& n, const std::string& file, const
 core::ToleranceRule read_tolerance(const YAML::Node& n, const std::string& file, const std::string& path) {
   MapReader m(n, file, path);
   core::ToleranceRule r;
+  if (auto w = m.optional("where")) r.where = read_text_map(*w, file, m.child_path("where"));
   if (m.has("min_bytes")) r.min_bytes = m.quantity_at("min_bytes", core::Quantity::Size);
   if (m.has("max_bytes")) r.max_bytes = m.quantity_at("max_bytes", core::Quantity::Size);
   r.metric = m.optional_string("metric").value_or("");
@@ -89,6 +144,12 @@ void check_metric_names(const core::SuiteSpec& spec, const MapReader& s) {
     for (const auto& m : o.metrics) check(m, "orderings");
   for (const auto& t : spec.tolerances)
     if (!t.metric.empty()) check(t.metric, "tolerances");
+  for (const auto& v : spec.fit_variables)
+    for (const auto& m : v.metrics) check(m, "fit_variables");
+  for (const auto& o : spec.paired_orderings) {
+    check(o.first, "paired_orderings");
+    check(o.second, "paired_orderings");
+  }
 }
 
 std::vector<std::string> read_fit_params(MapReader& s) {
@@ -164,7 +225,49 @@ std::vector<core::SuiteSpec> load_suites(const std::string& cases_path) {
     }
     spec.median_rel_error = ratio_in(s, "median_rel_error", 0, 10);
     if (s.has("fit_min_bytes")) spec.fit_min_bytes = s.quantity_at("fit_min_bytes", core::Quantity::Size);
-    spec.fit_params = read_fit_params(s);
+    if (auto vars = s.optional("variables"))
+      spec.variables = read_text_map(*vars, cases_path, s.child_path("variables"));
+    if (s.has("background")) {
+      spec.background_path = resolve(cases_path, s.string_at("background"));
+      if (s.has("background_pes")) spec.background_pes = static_cast<int>(s.integer_at("background_pes", 1, 1 << 20));
+      if (auto w = s.optional("background_where"))
+        spec.background_where = read_text_map(*w, cases_path, s.child_path("background_where"));
+    }
+    spec.id_column = s.optional_string("id_column").value_or("");
+    if (auto fv = s.optional("fit_variables")) {
+      sequence_value(*fv, cases_path, s.child_path("fit_variables"));
+      for (size_t i = 0; i < fv->size(); ++i)
+        spec.fit_variables.push_back(
+            read_fit_variable((*fv)[i], cases_path, s.child_path("fit_variables") + "[" + std::to_string(i) + "]"));
+      for (const auto& v : spec.fit_variables)
+        if (v.background && spec.background_path.empty())
+          throw InputError(s.key_pos("fit_variables"), s.child_path("fit_variables"),
+                           "fits a background variable, and the suite has no background", "'" + v.variable + "'");
+    }
+    if (auto fitted = s.optional("fitted")) {
+      MapReader f(*fitted, cases_path, s.child_path("fitted"));
+      for (const auto& name : f.keys()) {
+        const YAML::Node v = f.node()[name];
+        if (v.IsMap())
+          spec.fitted[name] = read_text_map(v, cases_path, f.child_path(name));
+        else
+          spec.fitted[name][""] = scalar_text(v, cases_path, f.child_path(name));
+      }
+    }
+    if (auto po = s.optional("paired_orderings")) {
+      sequence_value(*po, cases_path, s.child_path("paired_orderings"));
+      for (size_t i = 0; i < po->size(); ++i) {
+        MapReader o((*po)[i], cases_path, s.child_path("paired_orderings") + "[" + std::to_string(i) + "]");
+        core::PairedOrdering p;
+        if (auto w = o.optional("where")) p.where = read_text_map(*w, cases_path, o.child_path("where"));
+        p.first = o.string_at("first");
+        p.second = o.string_at("second");
+        if (o.has("tie")) p.tie = ratio_in(o, "tie", 0, 1);
+        o.finish();
+        spec.paired_orderings.push_back(std::move(p));
+      }
+    }
+    if (spec.fit_variables.empty() || s.has("fit_params")) spec.fit_params = read_fit_params(s);
     if (auto fm = s.optional("fit_metrics")) {
       sequence_value(*fm, cases_path, s.child_path("fit_metrics"));
       for (size_t i = 0; i < fm->size(); ++i)
@@ -200,18 +303,39 @@ std::vector<core::MeasuredCase> load_suite_cases(const core::SuiteSpec& suite) {
   const size_t bytes_col = has_bytes ? table.column(suite.bytes_column) : 0;
   std::vector<std::pair<std::string, size_t>> var_cols;
   for (const auto& [var, column] : suite.row_variables) var_cols.emplace_back(var, table.column(column));
-  std::vector<std::pair<std::string, size_t>> row_cols;
-  for (const auto& o : suite.orderings) row_cols.emplace_back(o.group_column, table.column(o.group_column));
+  for (const auto& o : suite.orderings) table.column(o.group_column);  // named columns must exist
+
+  const size_t id_col = suite.id_column.empty() ? 0 : table.column(suite.id_column);
+  for (const auto& v : suite.fit_variables)
+    if (!v.per_row_column.empty()) table.column(v.per_row_column);  // named columns must exist
 
   std::vector<core::MeasuredCase> cases;
   for (size_t r = 0; r < table.row_count(); ++r) {
+    std::map<std::string, std::string> row;
+    for (size_t col = 0; col < table.columns().size(); ++col) row[table.columns()[col]] = table.cell(r, col);
     core::RunKey run;
     run.profile = by_column ? table.cell(r, profile_col) : suite.profile;
+    run.variables = suite.variables;
     std::string row_id = by_column ? run.profile : "";
+    if (!suite.id_column.empty()) row_id += suite.id_column + "=" + table.cell(r, id_col);
     for (const auto& [var, col] : var_cols) {
       run.variables[var] = table.cell(r, col);
       row_id += (row_id.empty() ? "" : "/") + var + "=" + table.cell(r, col);
     }
+    // Run conditions: the background on the rows that had it, and the values calibrate fitted.
+    run.background = !suite.background_path.empty() && core::row_matches(suite.background_where, row);
+    for (const auto& v : suite.fit_variables) {
+      if (!core::row_matches(v.where, row) || (v.background && !run.background)) continue;
+      auto it = suite.fitted.find(v.variable);
+      if (it == suite.fitted.end()) continue;  // not fitted yet: the workload's own value
+      auto value = it->second.find(v.per_row_column.empty() ? "" : row.at(v.per_row_column));
+      if (value == it->second.end()) continue;
+      (v.background ? run.background_variables : run.variables)[v.variable] = value->second;
+    }
+    // A variable fitted on some rows holds for every row of its job (e.g. the compute per step).
+    for (const auto& v : suite.fit_variables)
+      if (v.per_row_column.empty() && !v.background && suite.fitted.count(v.variable))
+        run.variables[v.variable] = suite.fitted.at(v.variable).at("");
     const double bytes = has_bytes ? table.positive_number(r, bytes_col) : 0;
     for (const auto& metric : suite.metrics) {
       if (metric.statistic == core::Statistic::RecordDuration && !has_bytes)
@@ -224,7 +348,12 @@ std::vector<core::MeasuredCase> load_suite_cases(const core::SuiteSpec& suite) {
       c.statistic = metric.statistic;
       c.unit = core::statistic_unit(metric.statistic);
       c.run = run;
-      for (const auto& [name, rc] : row_cols) c.row[name] = table.cell(r, rc);
+      for (const auto& [var, value] : metric.variables) c.run.variables[var] = value;
+      c.row = row;
+      for (const auto& v : suite.fit_variables)
+        if (core::row_matches(v.where, row) &&
+            std::find(v.metrics.begin(), v.metrics.end(), metric.id) != v.metrics.end())
+          c.fitted = true;
       c.record = metric.record;
       c.bytes = bytes;
       c.measured = value;
@@ -237,7 +366,8 @@ std::vector<core::MeasuredCase> load_suite_cases(const core::SuiteSpec& suite) {
       if (metric.report_only) c.tolerance_why = "reported only";
       for (const auto& rule : suite.tolerances) {
         if (metric.report_only) break;
-        if (bytes >= rule.min_bytes && bytes <= rule.max_bytes && (rule.metric.empty() || rule.metric == metric.id)) {
+        if (bytes >= rule.min_bytes && bytes <= rule.max_bytes && (rule.metric.empty() || rule.metric == metric.id) &&
+            core::row_matches(rule.where, row)) {
           c.tolerance = rule.rel_error;
           c.tolerance_why = rule.why;
           matched = true;

@@ -13,6 +13,7 @@ class MeasurementTable {
   static MeasurementTable read(const std::string& path);
 
   size_t row_count() const { return rows_.size(); }
+  const std::vector<std::string>& columns() const { return header_; }
   // Index of a column; throws InputError naming the header line when it is absent.
   size_t column(const std::string& name) const;
   const std::string& cell(size_t row, size_t col) const { return rows_[row].cells[col]; }

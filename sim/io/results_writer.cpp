@@ -24,10 +24,8 @@ std::string call_mbps(const core::OpRecord& r, const char* format) {
 }
 
 core::OpKind kind_from(const std::string& name) {
-  for (auto k :
-       {core::OpKind::Get, core::OpKind::Put, core::OpKind::Quiet, core::OpKind::Barrier, core::OpKind::Compute,
-        core::OpKind::Wait, core::OpKind::Overhead, core::OpKind::Atomic, core::OpKind::MpiSend, core::OpKind::MpiRecv})
-    if (name == core::op_kind_name(k)) return k;
+  for (int k = 0; k <= static_cast<int>(core::OpKind::Close); ++k)  // Close is the last kind
+    if (name == core::op_kind_name(static_cast<core::OpKind>(k))) return static_cast<core::OpKind>(k);
   throw std::runtime_error("results JSON: unknown op '" + name + "'");
 }
 

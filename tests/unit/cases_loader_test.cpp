@@ -54,9 +54,27 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"fit_params_too_many", "fit_params: must name 1 to 4 parameters \\(got 5\\)"},
         RejectionCase{"profile_and_profile_column",
                       "suites.test-suite.profile: give exactly one of 'profile' or 'profile_column'"},
+        RejectionCase{
+            "fit_variable_job_unknown",
+            "fit_variable_job_unknown.yaml:17:28: suites.test-suite.fit_variables\\[0\\].job: must be main or "
+            "background \\(got 'other'\\)"},
+        RejectionCase{"fit_variable_range_reversed",
+                      "fit_variable_range_reversed.yaml:17:62: suites.test-suite.fit_variables\\[0\\].range: must be "
+                      "LOW..HIGH with 0 < LOW < HIGH"},
+        RejectionCase{"fit_variable_background_without_background",
+                      "fit_variable_background_without_background.yaml:16:5: suites.test-suite.fit_variables: fits a "
+                      "background variable, and the suite has no background"},
+        RejectionCase{"fit_variable_metric_unknown",
+                      "fit_variable_metric_unknown.yaml:16:5: suites.test-suite.fit_variables: names no metric of this "
+                      "suite"},
+        RejectionCase{"fit_variable_quantity_unknown",
+                      "fit_variable_quantity_unknown.yaml:17:49: suites.test-suite.fit_variables\\[0\\].quantity: must "
+                      "be time, size or bandwidth"},
+        RejectionCase{"paired_ordering_metric_unknown",
+                      "paired_ordering_metric_unknown.yaml:17:5: suites.test-suite.paired_orderings: names no metric"},
         RejectionCase{"statistic_unknown",
-                      "metrics\\[0\\].statistic: must be peak_bandwidth_MBps, estimated_latency_us or "
-                      "model_max_rel_error_pct \\(got 'peak_rate'\\)"},
+                      "metrics\\[0\\].statistic: must be peak_bandwidth_MBps, estimated_latency_us, "
+                      "model_max_rel_error_pct or main_job_end_s \\(got 'peak_rate'\\)"},
         RejectionCase{
             "fit_metrics_unknown",
             "suites.test-suite.fit_metrics: names no metric of this suite; did you mean 'get'\\? \\(got 'gets'\\)"},
