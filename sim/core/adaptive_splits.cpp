@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <utility>
 
 namespace t3sim::core {
@@ -120,29 +121,59 @@ int AdaptiveSplits::rebalance(FlowSolver& solver, const std::vector<EntryId>& ca
     double widest = INFINITY;
     for (LinkId l : route_) widest = std::min(widest, slack(solver, e, l));
     if (!(widest > rate * kGain)) continue;
-    // Move 1/(m + 2) of the entry onto the widest route; a route beyond kMaxRoutes replaces the
-    // least used one (whose share goes to the others in proportion).
+    // How much moves: the method of successive averages, but no more than half the slack (moving
+    // more would saturate the route it joins and take from its users what the entry gains; half, as
+    // the entry's rate rises as it moves), nor more than what its held routes carry.
+    double share = std::min(std::max(1.0 / (s.moves + 2), 2 * kMinFraction), 0.5 * widest / rate);
+    if (share < 2 * kMinFraction) continue;  // too little to move: as good as the fixed point
+    // The routes that cross a link holding the entry: load elsewhere costs it nothing.
+    held_.assign(s.routes.size(), 0);
+    double held = 0;
+    for (size_t i = 0; i < s.routes.size(); ++i) {
+      for (LinkId l : s.routes[i].links) {
+        const ResourceId r = link_offset_ + l;
+        if (solver.load(r) >= solver.capacity(r) * (1 - kHeldTolerance) &&
+            rate >= solver.fastest(r) * (1 - kHeldTolerance)) {
+          held_[i] = 1;
+          break;
+        }
+      }
+      if (held_[i]) held += s.routes[i].fraction;
+    }
+    if (!(held >= 2 * kMinFraction)) continue;
+    share = std::min(share, held);
+    // A route beyond kMaxRoutes replaces the least used one, whose share goes to the others in
+    // proportion.
     auto same = std::find_if(s.routes.begin(), s.routes.end(), [&](const Route& r) { return r.links == route_; });
     if (same == s.routes.end()) {
       if (static_cast<int>(s.routes.size()) == kMaxRoutes) {
-        s.routes.erase(std::min_element(s.routes.begin(), s.routes.end(),
-                                        [](const Route& x, const Route& y) { return x.fraction < y.fraction; }));
+        size_t least = 0;
+        for (size_t i = 1; i < s.routes.size(); ++i)
+          if (s.routes[i].fraction < s.routes[least].fraction) least = i;
+        const double gone = s.routes[least].fraction;
+        if (held_[least]) held -= gone;
+        s.routes.erase(s.routes.begin() + static_cast<std::ptrdiff_t>(least));
+        held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(least));
         normalise(s.routes);
+        held /= 1 - gone;
+        share = std::min(share, held);
       }
       s.routes.push_back({route_, 0.0});
+      held_.push_back(0);
       same = s.routes.end() - 1;
     }
-    const double share = std::max(1.0 / (s.moves + 2), 2 * kMinFraction);  // never a sliver itself
-    for (Route& r : s.routes) r.fraction *= 1 - share;
-    same->fraction += share;
+    if (held > 0) {
+      for (size_t i = 0; i < s.routes.size(); ++i)
+        if (held_[i]) s.routes[i].fraction -= share * s.routes[i].fraction / held;
+      same->fraction += share;
+    }
     // A route left with a sliver of the entry gives it to the others: it would couple the entry to
     // links it hardly loads (and fractions shrinking without end, down to 1e-36 in a test, made a
     // solver fill run for minutes).
     const auto sliver = [](const Route& r) { return r.fraction < kMinFraction; };
-    if (std::any_of(s.routes.begin(), s.routes.end(), sliver)) {
-      s.routes.erase(std::remove_if(s.routes.begin(), s.routes.end(), sliver), s.routes.end());
-      normalise(s.routes);
-    }
+    s.routes.erase(std::remove_if(s.routes.begin(), s.routes.end(), sliver), s.routes.end());
+    normalise(s.routes);
+    add_pending(route_);  // the entries examined after it in this round share the slack it takes
     ++s.moves;
     ++stats_.moves;
     ++moved;
@@ -151,6 +182,108 @@ int AdaptiveSplits::rebalance(FlowSolver& solver, const std::vector<EntryId>& ca
     solver.reroute(e, path_, weights_);
   }
   return moved;
+}
+
+int AdaptiveSplits::refill(FlowSolver& solver, const std::function<void(EntryId)>& before_move) {
+  ++stats_.refills;
+  const int resources = solver.resource_count();
+  residual_.assign(static_cast<size_t>(resources), 0);
+  double slowest = INFINITY;
+  for (ResourceId r = 0; r < resources; ++r) {
+    residual_[static_cast<size_t>(r)] = solver.capacity(r);
+    if (r >= link_offset_ && r < link_offset_ + link_bound_) slowest = std::min(slowest, solver.capacity(r));
+  }
+  const double step = slowest / kFillSteps;
+  // The entries filled again (those of this class); any other live entry keeps its load.
+  struct Fill {
+    EntryId e;
+    double need;                // multiplicity x step: what one step takes from each resource
+    std::vector<Route> routes;  // fraction: the per-flow rate given to the route so far
+  };
+  std::vector<Fill> fills;
+  for (EntryId e = 0; e < solver.entry_bound(); ++e) {
+    if (!solver.alive(e)) continue;
+    if (static_cast<size_t>(e) < state_.size() && state_[static_cast<size_t>(e)].src_node >= 0) {
+      fills.push_back({e, solver.multiplicity(e) * step, {}});
+      continue;
+    }
+    const std::vector<ResourceId>& path = solver.path(e);
+    for (size_t i = 0; i < path.size(); ++i)
+      residual_[static_cast<size_t>(path[i])] -= solver.multiplicity(e) * solver.weight(e, i) * solver.rate(e);
+  }
+  const auto left = [&](LinkId l) { return residual_[static_cast<size_t>(link_offset_ + l)]; };
+  const auto width = [&](const std::vector<LinkId>& links) {
+    double w = INFINITY;
+    for (LinkId l : links) w = std::min(w, left(l));
+    return w;
+  };
+  // Steps in sweeps over the entries in id order: every entry still growing takes one step a sweep.
+  std::vector<size_t> growing(fills.size());
+  for (size_t i = 0; i < fills.size(); ++i) growing[i] = i;
+  while (!growing.empty()) {
+    size_t kept = 0;
+    for (size_t i : growing) {
+      Fill& f = fills[i];
+      const EntryState& s = state_[static_cast<size_t>(f.e)];
+      bool room = true;
+      for (ResourceId r : s.base) room = room && residual_[static_cast<size_t>(r)] >= f.need;
+      Route* onto = nullptr;
+      if (room && s.src_node != s.dst_node) {
+        route_.clear();
+        paths_.widest_route(s.src_node, s.dst_node, left, route_);
+        double w = width(route_);
+        auto same = std::find_if(f.routes.begin(), f.routes.end(), [&](const Route& r) { return r.links == route_; });
+        if (same == f.routes.end() && static_cast<int>(f.routes.size()) >= kFillRoutes) {
+          w = -1;  // no more routes: the widest of its own
+          for (auto it = f.routes.begin(); it != f.routes.end(); ++it)
+            if (width(it->links) > w) {
+              w = width(it->links);
+              same = it;
+            }
+        }
+        if (w >= f.need) {
+          if (same == f.routes.end()) {
+            f.routes.push_back({route_, 0.0});
+            same = f.routes.end() - 1;
+          }
+          onto = &*same;
+        } else {
+          room = false;
+        }
+      }
+      if (!room) continue;  // full: it grows no more
+      for (ResourceId r : s.base) residual_[static_cast<size_t>(r)] -= f.need;
+      if (onto != nullptr) {
+        for (LinkId l : onto->links) residual_[static_cast<size_t>(link_offset_ + l)] -= f.need;
+        onto->fraction += step;
+      }
+      growing[kept++] = i;
+    }
+    growing.resize(kept);
+  }
+  int rerouted = 0;
+  for (Fill& f : fills) {
+    EntryState& s = state_[static_cast<size_t>(f.e)];
+    s.moves = 0;
+    if (f.routes.empty()) continue;  // to itself, or blocked from its first step: as it is
+    std::stable_sort(f.routes.begin(), f.routes.end(),
+                     [](const Route& a, const Route& b) { return a.fraction > b.fraction; });
+    if (static_cast<int>(f.routes.size()) > kMaxRoutes) f.routes.resize(kMaxRoutes);
+    normalise(f.routes);
+    const auto sliver = [](const Route& r) { return r.fraction < kMinFraction; };
+    f.routes.erase(std::remove_if(f.routes.begin(), f.routes.end(), sliver), f.routes.end());
+    normalise(f.routes);
+    bool same = f.routes.size() == s.routes.size();
+    for (size_t i = 0; same && i < f.routes.size(); ++i)
+      same = f.routes[i].links == s.routes[i].links && f.routes[i].fraction == s.routes[i].fraction;
+    if (same) continue;
+    s.routes = std::move(f.routes);
+    ++rerouted;
+    if (before_move) before_move(f.e);
+    compose(s, path_, weights_);
+    solver.reroute(f.e, path_, weights_);
+  }
+  return rerouted;
 }
 
 }  // namespace t3sim::core

@@ -168,12 +168,14 @@ const std::vector<KeyDoc>& machine_structure_keys() {
        "Interconnection Networks, 2004, sec. 14.6). minimal_oblivious: each flow spread evenly over all its "
        "shortest routes (both ways at k/2), a link carrying the fraction of them that crosses it; routes "
        "around failed links. minimal_adaptive: each flow over up to 4 shortest routes with shares that follow "
-       "the load, moved until no flow is held by a link while another shortest route offers it 1% more (the "
+       "the load, re-balanced whenever the flows settle (filled again over the routes, then moved towards the "
+       "point where no flow is held by a link while another shortest route offers it 1% more) (the "
        "T3E's fully adaptive minimal routing: Scott and Thorson, The Cray T3E Network, HOT Interconnects IV, "
        "1996); fast driver only; routes around failed links"},
       {"torus.adaptive_moves", "integer 0..1000 (optional)",
-       "minimal_adaptive: how many times a flow may move a share of itself to another route after it starts; "
-       "default 4; 0: each flow keeps the route it chose at injection (cheapest; measured costs in the README)"},
+       "minimal_adaptive: rounds of moves (a share of each flow to another route) after each re-balancing of "
+       "the splits; default 4; 0: no re-balancing, each flow keeps the route it chose at injection (cheapest; "
+       "measured costs in the README)"},
       {"torus.failed_links", "list of link names (optional)",
        "links out of service: nN.D+ / nN.D- one way (as `route` prints), nN.D the cable to the + neighbour "
        "both ways, nN the whole router; only the minimal routings route around them"},

@@ -90,8 +90,9 @@ struct MachineSpec {
   Coord dimension_order{0, 1, 2};
   TieRule tie_rule = TieRule::Plus;
   RoutingKind routing = RoutingKind::DimensionOrder;
-  // minimal_adaptive: how many times a flow may move a share of itself to another route after it
-  // starts (torus.adaptive_moves; 0: each flow keeps the route it chose at injection).
+  // minimal_adaptive: how many rounds of moves polish the splits after each re-balancing (each flow
+  // moves a share of itself at most once a round; torus.adaptive_moves; 0: no re-balancing, each flow
+  // keeps the route it chose at injection).
   int adaptive_moves = 4;
   // Directed torus links out of service (sorted, no duplicates): torus.failed_links and --fail.
   std::vector<LinkId> failed_links;

@@ -161,10 +161,12 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
                    static_cast<unsigned long long>(st.fill_users), static_cast<unsigned long long>(st.check_users),
                    static_cast<unsigned long long>(st.checks));
       if (const core::AdaptiveSplits* a = transport.adaptive())
-        std::fprintf(stderr, "adaptive routing: %llu entries examined, %llu shares moved, %llu instants unconverged\n",
-                     static_cast<unsigned long long>(a->stats().examined),
-                     static_cast<unsigned long long>(a->stats().moves),
-                     static_cast<unsigned long long>(a->stats().unconverged));
+        std::fprintf(
+            stderr,
+            "adaptive routing: %llu re-balancings, %llu entries examined, %llu shares moved, %llu "
+            "re-balancings unconverged\n",
+            static_cast<unsigned long long>(a->stats().refills), static_cast<unsigned long long>(a->stats().examined),
+            static_cast<unsigned long long>(a->stats().moves), static_cast<unsigned long long>(a->stats().unconverged));
     }
   } else {
     // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.

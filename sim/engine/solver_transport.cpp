@@ -139,7 +139,24 @@ void SolverTransport::solve(double now) {
   for (core::EntryId e : joined_)  // a new flow may end first even where the rate did not change
     if (solver_.alive(e)) schedule(e, now);
   joined_.clear();
-  if (adaptive_) rebalance(now);
+  if (adaptive_) {
+    adaptive_->solved();
+    if (settle_due_) {
+      settle_due_ = false;
+      rebalance(now);
+    } else if (!candidates_.empty() && adaptive_->max_moves() > 0) {
+      // Re-balance once no flow has come or gone for kSettleQuiet (a later change re-arms it), and
+      // not within kSettleInterval of the last re-balancing.
+      const uint64_t generation = ++settle_generation_;
+      const double at =
+          std::max(now + core::AdaptiveSplits::kSettleQuiet, last_settle_ + core::AdaptiveSplits::kSettleInterval);
+      calendar_.schedule(at, [this, generation] {
+        if (generation != settle_generation_) return;
+        settle_due_ = true;
+        dirty_ = true;
+      });
+    }
+  }
 }
 
 void SolverTransport::apply(const std::vector<core::EntryId>& changed, double now) {
@@ -152,10 +169,17 @@ void SolverTransport::apply(const std::vector<core::EntryId>& changed, double no
 }
 
 void SolverTransport::rebalance(double now) {
-  adaptive_->solved();
-  for (int round = 0; round < core::AdaptiveSplits::kRounds; ++round) {
-    const auto before_move = [&](core::EntryId e) { advance(e, now, solver_.multiplicity(e)); };
-    if (adaptive_->rebalance(solver_, candidates_, before_move) == 0) return;
+  last_settle_ = now;
+  const auto before_move = [&](core::EntryId e) { advance(e, now, solver_.multiplicity(e)); };
+  if (adaptive_->refill(solver_, before_move) > 0) {
+    apply(solver_.solve(), now);  // the new splits' rates, at this same instant
+    adaptive_->solved();
+  }
+  live_.clear();
+  for (core::EntryId e = 0; e < solver_.entry_bound(); ++e)
+    if (solver_.alive(e)) live_.push_back(e);
+  for (int round = 0; round < adaptive_->max_moves(); ++round) {
+    if (adaptive_->rebalance(solver_, live_, before_move) == 0) return;
     apply(solver_.solve(), now);  // moved shares change rates at this same instant
     adaptive_->solved();
   }

@@ -10,8 +10,9 @@
 // solver runs once for that instant (SimGrid 3.32 has no hook at the end of an instant, and its
 // timers of equal date run in no defined order, so the queues are our own).
 // Under minimal_adaptive routing a pair's flows of one kind are one entry whose routes follow the
-// load (core/adaptive_splits.hpp): after each solve the entries whose rates changed may move shares
-// of their flow and the instant is solved again, a few rounds at most.
+// load (core/adaptive_splits.hpp): new flows take their widest route; once no flow has come or gone
+// for AdaptiveSplits::kSettleQuiet (at most once per kSettleInterval) every split is filled again and
+// polished by rounds of moves, each round solved at that same instant.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -73,7 +74,8 @@ class SolverTransport : public core::Transport {
   // Brings e's progress to `now`, its `flows` flows having moved at its rate since; adds the bytes to
   // carried_ over its path (adaptive routing only: the links a flow used are known only here).
   void advance(core::EntryId e, double now, int flows);
-  void rebalance(double now);  // adaptive routing's rounds at this instant
+  // Adaptive routing's re-balancing at this instant: every split filled again, then rounds of moves.
+  void rebalance(double now);
   void schedule(core::EntryId e, double now);
   void complete(core::EntryId e, double now);
 
@@ -82,7 +84,11 @@ class SolverTransport : public core::Transport {
   core::FlowSolver solver_;
   std::unique_ptr<core::AdaptiveSplits> adaptive_;
   std::vector<double> carried_;
-  std::vector<core::EntryId> candidates_;  // rebalance(): entries whose rate changed in the last solve
+  std::vector<core::EntryId> candidates_;  // entries whose rate changed in the last solve
+  std::vector<core::EntryId> live_;        // rebalance(): the live entries
+  bool settle_due_ = false;                // the next solve re-balances
+  uint64_t settle_generation_ = 0;         // the latest re-balancing scheduled (earlier ones are void)
+  double last_settle_ = -1e300;            // s: the last re-balancing
   core::EventCalendar calendar_;
   core::IndexedHeap completions_;      // each entry's earliest end, moved in place when its rate changes
   std::vector<EntryState> entries_;    // by solver entry id

@@ -245,3 +245,41 @@ TEST(AdaptiveSplits, SameCallsGiveBitwiseTheSameRates) {
       EXPECT_EQ(rates, first);
   }
 }
+
+TEST(AdaptiveSplits, RefillSpreadsAPairOverItsFourDisjointRoutes) {
+  // The pair of TwoFlowsOfAPair... on one route (50 each): one refill grows it on the widest route
+  // step by step, each step taking the route with most capacity left, so it ends evenly on the four
+  // (200 each, to within a step of c / kFillSteps), with no rounds of moves.
+  Network net({2, 2, 1});
+  const EntryId a = net.add(0, 3);
+  net.add(0, 3);
+  net.solver.solve();
+  EXPECT_GT(net.splits.refill(net.solver), 0);
+  net.solver.solve();
+  EXPECT_EQ(net.splits.routes(a).size(), 4u);
+  EXPECT_NEAR(net.solver.rate(a), 200.0, 100.0 / AdaptiveSplits::kFillSteps);
+}
+
+TEST(AdaptiveSplits, RefillGivesMcuriesTornadoNoLessThanObliviousRouting) {
+  // The 532-PE tornado of workloads/tornado.yaml on mcurie (2 x 16 x 17, PEs on nodes 0..531): PE p
+  // sends to p + 252 (p < 280) or p - 280. Under oblivious routing every flow runs at c / 8 (README,
+  // Routing); flows injected in three waves by hop count (as the transport starts them, a router
+  // delay per hop apart) and re-balanced by one refill do no worse.
+  constexpr double kLink = 480;
+  Network net({2, 16, 17}, kLink, kLink);
+  std::vector<EntryId> flows(532, -1);
+  for (int wave = 0; wave < 3; ++wave) {
+    for (int p = 0; p < 532; ++p) {
+      const int q = p < 280 ? p + 252 : p - 280;
+      const int hops = net.paths.hops(p, q);
+      if ((hops <= 11 ? 0 : hops == 12 ? 1 : 2) == wave) flows[static_cast<size_t>(p)] = net.add(p, q);
+    }
+    net.solver.solve();
+    net.splits.solved();
+  }
+  net.splits.refill(net.solver);
+  net.solver.solve();
+  double slowest = INFINITY;
+  for (EntryId e : flows) slowest = std::min(slowest, net.solver.rate(e));
+  EXPECT_GE(slowest, kLink / 8);  // measured 60.32
+}
