@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <future>
 #include <iostream>
@@ -51,10 +52,10 @@ int cmd_validate(const ValidateArgs& a) {
   std::vector<calib::CaseResult> results;
   std::vector<calib::SuiteStats> stats;
   std::vector<calib::OrderingResult> orderings;
-  bool found = false;
+  size_t found = 0;
   for (const auto& suite : suites) {
-    if (!a.suite.empty() && suite.id != a.suite) continue;
-    found = true;
+    if (!a.suites.empty() && std::find(a.suites.begin(), a.suites.end(), suite.id) == a.suites.end()) continue;
+    ++found;
     const auto cases = io::load_suite_cases(suite);
     std::map<core::RunKey, core::RunResult> runs;
     const std::vector<core::RunKey> keys = calib::runs_needed(cases);
@@ -76,7 +77,11 @@ int cmd_validate(const ValidateArgs& a) {
     stats.push_back(st);
     results.insert(results.end(), suite_results.begin(), suite_results.end());
   }
-  if (!found) throw io::InputError({a.cases, 0, 0}, "suites", "no suite named '" + a.suite + "'");
+  std::string missing;  // named suites the file does not have
+  for (const auto& name : a.suites)
+    if (std::none_of(suites.begin(), suites.end(), [&](const core::SuiteSpec& s) { return s.id == name; }))
+      missing += (missing.empty() ? "'" : ", '") + name + "'";
+  if (found == 0 || !missing.empty()) throw io::InputError({a.cases, 0, 0}, "suites", "has no suite named " + missing);
   if (a.json)
     std::cout << validation_json(results, stats, orderings, a.cases, false);
   else

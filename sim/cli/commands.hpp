@@ -63,7 +63,7 @@ int cmd_describe(const std::string& what, const std::string& file = "");
 
 struct ValidateArgs {
   std::string cases;
-  std::string suite;  // empty: all
+  std::vector<std::string> suites;  // empty: all
   bool json = false;
   std::string plot_dir;    // when set, gnuplot SVGs of the comparison go here
   std::string report_dir;  // when set, report.html and validation.json go here

@@ -144,10 +144,10 @@ int main(int argc, char** argv) {
   std::string describe_file;
   describe_cmd->add_option("FILE", describe_file, "with 'machine': a machine file, to list its values and ranges");
 
-  ValidateArgs val{default_cases_path(), "", false, "", ""};
+  ValidateArgs val{default_cases_path(), {}, false, "", ""};
   auto* val_cmd = app.add_subcommand("validate", "Run every validation case; exit 1 if any is out of tolerance");
   val_cmd->add_option("--cases", val.cases, "validation cases file")->capture_default_str();
-  val_cmd->add_option("--suite", val.suite, "only this suite");
+  val_cmd->add_option("--suite", val.suites, "only these suites (comma-separated or repeated)")->delimiter(',');
   val_cmd->add_flag("--json", val.json, "print JSON instead of a table");
   val_cmd->add_option("--plot", val.plot_dir, "also plot predicted against measured (SVG, gnuplot) into this folder");
   val_cmd->add_option("--report", val.report_dir,

@@ -45,7 +45,9 @@ std::vector<core::MeasuredCase> cases_from(const core::MachineSpec& m, const cor
   return cases;
 }
 
-std::map<core::RunKey, core::Workload> workloads(const core::Workload& w) { return {{core::RunKey{"base", {}}, w}}; }
+std::map<core::RunKey, core::Workload> workloads(const core::Workload& w) {
+  return {{core::RunKey{"base", {}, false, {}}, w}};
+}
 
 const std::vector<std::string> kFree = {"call_overhead", "local_overhead", "copy_bandwidth", "get_bandwidth"};
 
