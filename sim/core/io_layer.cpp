@@ -28,12 +28,12 @@ double IoLayer::buffer_bytes(IoMode mode, double record) const {
   return std::max(record, std::floor(size / record) * record);  // whole records, at least one
 }
 
-void IoLayer::write(int pe, const Op& op, Callback done) {
-  const int file = op.peer;
-  OpenFile& f = open_[{pe, file}];
-  f.mode = op.io_mode;
-  fill(pe, file, op.bytes, buffer_bytes(op.io_mode, record_bytes(op)), std::move(done));
+double IoLayer::open(int pe, const Op& op) {
+  open_[{pe, op.peer}].mode = op.io_mode;
+  return buffer_bytes(op.io_mode, record_bytes(op));
 }
+
+void IoLayer::write(int pe, const Op& op, Callback done) { fill(pe, op.peer, op.bytes, open(pe, op), std::move(done)); }
 
 void IoLayer::fill(int pe, int file, double left, double buffer, Callback done) {
   if (left <= 0) return done();
@@ -86,10 +86,7 @@ void IoLayer::written(Key key) {
 }
 
 void IoLayer::read(int pe, const Op& op, Callback done) {
-  const int file = op.peer;
-  OpenFile& f = open_[{pe, file}];
-  f.mode = op.io_mode;
-  read_chunks(pe, file, op.bytes, buffer_bytes(op.io_mode, record_bytes(op)), std::move(done));
+  read_chunks(pe, op.peer, op.bytes, open(pe, op), std::move(done));
 }
 
 void IoLayer::read_chunks(int pe, int file, double left, double buffer, Callback done) {

@@ -72,6 +72,8 @@ class IoLayer {
   using Key = std::pair<int, int>;  // (pe, file)
 
   double buffer_bytes(IoMode mode, double record) const;
+  // Opens (or keeps open) the operation's file in its mode; returns the bytes of one buffer.
+  double open(int pe, const Op& op);
   // Copies `left` more bytes of a write into the file's buffers, writing each full one, then `done`.
   void fill(int pe, int file, double left, double buffer, Callback done);
   // Hands the buffer's bytes to a forwarded write; `then` when the writer may go on.
