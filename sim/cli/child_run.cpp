@@ -5,9 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <future>
 #include <stdexcept>
 
+#include "sim/calib/validation_run.hpp"
 #include "sim/io/results_writer.hpp"
 
 namespace t3sim::cli {
@@ -81,6 +84,20 @@ core::RunResult run_case_in_child(const core::SuiteSpec& suite, const core::RunK
       args.insert(args.end(), {"--background-set", name + "=" + value});
   }
   return run_args_in_child(args, suite.workload_path + " on " + suite.machine_path + " (suite " + suite.id + ")");
+}
+
+std::map<core::RunKey, core::RunResult> run_cases_in_children(const core::SuiteSpec& suite,
+                                                              const std::vector<core::MeasuredCase>& cases) {
+  const std::vector<core::RunKey> keys = calib::runs_needed(cases);
+  std::map<core::RunKey, core::RunResult> runs;
+  for (size_t i = 0; i < keys.size(); i += 2) {
+    std::vector<std::future<core::RunResult>> batch;
+    for (size_t k = i; k < std::min(keys.size(), i + 2); ++k)
+      batch.push_back(
+          std::async(std::launch::async, [&suite, key = keys[k]] { return run_case_in_child(suite, key); }));
+    for (size_t k = i; k < std::min(keys.size(), i + 2); ++k) runs[keys[k]] = batch[k - i].get();
+  }
+  return runs;
 }
 
 }  // namespace t3sim::cli

@@ -25,5 +25,8 @@ core::RunResult run_in_child(const std::string& machine, const std::string& work
                              const std::map<std::string, std::string>& variables = {});
 // The run a validation case needs (its suite's machine and workload, and its background when it has one).
 core::RunResult run_case_in_child(const core::SuiteSpec& suite, const core::RunKey& key);
+// Every run the cases need (calib::runs_needed), two children at a time (the machines have 2 cores).
+std::map<core::RunKey, core::RunResult> run_cases_in_children(const core::SuiteSpec& suite,
+                                                              const std::vector<core::MeasuredCase>& cases);
 
 }  // namespace t3sim::cli

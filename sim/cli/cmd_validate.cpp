@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <future>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -57,15 +56,7 @@ int cmd_validate(const ValidateArgs& a) {
     if (!a.suites.empty() && std::find(a.suites.begin(), a.suites.end(), suite.id) == a.suites.end()) continue;
     ++found;
     const auto cases = io::load_suite_cases(suite);
-    std::map<core::RunKey, core::RunResult> runs;
-    const std::vector<core::RunKey> keys = calib::runs_needed(cases);
-    for (size_t i = 0; i < keys.size(); i += 2) {  // two child runs at a time: the machines have 2 cores
-      std::vector<std::future<core::RunResult>> batch;
-      for (size_t k = i; k < std::min(keys.size(), i + 2); ++k)
-        batch.push_back(
-            std::async(std::launch::async, [&suite, key = keys[k]] { return run_case_in_child(suite, key); }));
-      for (size_t k = i; k < std::min(keys.size(), i + 2); ++k) runs[keys[k]] = batch[k - i].get();
-    }
+    const auto runs = run_cases_in_children(suite, cases);
     auto suite_results = calib::compare(cases, runs);
     calib::SuiteStats st = calib::suite_stats(suite.id, suite.median_rel_error, suite_results);
     auto suite_orderings = calib::check_orderings(suite, suite_results);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <future>
 #include <iostream>
 #include <stdexcept>
 
@@ -30,19 +29,11 @@ void set_value(const core::FitVariable& v, core::RunKey& key, const std::string&
   (v.background ? key.background_variables : key.variables)[v.variable] = text;
 }
 
-// Mean relative error of `cases` with the variable at `text`; their runs two at a time.
+// Mean relative error of `cases` with the variable at `text`.
 double mean_error(const core::SuiteSpec& suite, const core::FitVariable& v, std::vector<core::MeasuredCase> cases,
                   const std::string& text) {
   for (auto& c : cases) set_value(v, c.run, text);
-  const std::vector<core::RunKey> keys = calib::runs_needed(cases);
-  std::map<core::RunKey, core::RunResult> runs;
-  for (size_t i = 0; i < keys.size(); i += 2) {
-    std::vector<std::future<core::RunResult>> batch;
-    for (size_t k = i; k < std::min(keys.size(), i + 2); ++k)
-      batch.push_back(
-          std::async(std::launch::async, [&suite, key = keys[k]] { return run_case_in_child(suite, key); }));
-    for (size_t k = i; k < std::min(keys.size(), i + 2); ++k) runs[keys[k]] = batch[k - i].get();
-  }
+  const auto runs = run_cases_in_children(suite, cases);
   double sum = 0;
   for (const auto& r : calib::compare(cases, runs)) sum += r.rel_error;
   return sum / static_cast<double>(cases.size());

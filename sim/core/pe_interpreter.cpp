@@ -26,14 +26,12 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
       const uint32_t op = s.program[i];
       while (r < workload.repeats.size() && workload.repeats[r].end_op <= op) ++r;
       if (r == workload.repeats.size() || op < workload.repeats[r].first_op) continue;
-      const int tag = -1 - static_cast<int>(r);  // the repeat's number, until its count is set below
-      if (s.loops.empty() || s.loops.back().count != tag)
-        s.loops.push_back({i, i + 1, tag});
+      if (s.loops.empty() || s.loops.back().repeat != r)
+        s.loops.push_back({i, i + 1, workload.repeats[r].count, r});
       else
         s.loops.back().end = i + 1;  // a repeat's operations are consecutive in a PE's program
     }
-    for (Loop& l : s.loops) {
-      l.count = workload.repeats[static_cast<size_t>(-1 - l.count)].count;
+    for (const Loop& l : s.loops) {
       if (l.count == 0 && workload.job_of(static_cast<int>(pe)) == 0)
         throw std::invalid_argument("workload '" + workload.name +
                                     "' repeats until the main job has finished, yet it is the main job: run it as "

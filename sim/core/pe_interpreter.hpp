@@ -70,7 +70,8 @@ class PeInterpreter {
   struct Loop {  // a repeated block of the PE's program (Workload::repeats)
     size_t begin = 0;
     size_t end = 0;
-    int count = 1;  // 0: until the main job has finished
+    int count = 1;      // 0: until the main job has finished
+    size_t repeat = 0;  // its Workload::repeats entry
   };
   struct Pe {
     std::vector<uint32_t> program;            // indices into the workload's ops

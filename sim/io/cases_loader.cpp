@@ -324,18 +324,17 @@ std::vector<core::MeasuredCase> load_suite_cases(const core::SuiteSpec& suite) {
     }
     // Run conditions: the background on the rows that had it, and the values calibrate fitted.
     run.background = !suite.background_path.empty() && core::row_matches(suite.background_where, row);
+    // A value fitted once for the main job (the compute per step) holds for every row; a background
+    // value only where the background runs; a per-row value on the rows it was fitted to.
     for (const auto& v : suite.fit_variables) {
-      if (!core::row_matches(v.where, row) || (v.background && !run.background)) continue;
+      const bool everywhere = v.per_row_column.empty() && !v.background;
+      if (!everywhere && (!core::row_matches(v.where, row) || (v.background && !run.background))) continue;
       auto it = suite.fitted.find(v.variable);
       if (it == suite.fitted.end()) continue;  // not fitted yet: the workload's own value
       auto value = it->second.find(v.per_row_column.empty() ? "" : row.at(v.per_row_column));
       if (value == it->second.end()) continue;
       (v.background ? run.background_variables : run.variables)[v.variable] = value->second;
     }
-    // A variable fitted on some rows holds for every row of its job (e.g. the compute per step).
-    for (const auto& v : suite.fit_variables)
-      if (v.per_row_column.empty() && !v.background && suite.fitted.count(v.variable))
-        run.variables[v.variable] = suite.fitted.at(v.variable).at("");
     const double bytes = has_bytes ? table.positive_number(r, bytes_col) : 0;
     for (const auto& metric : suite.metrics) {
       if (metric.statistic == core::Statistic::RecordDuration && !has_bytes)
