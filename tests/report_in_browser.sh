@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# report_in_browser.sh T3SIM SWEEP_SPEC OUT [SECOND_SPEC]: the reports as a person opens them, in a real browser
+# report_in_browser.sh T3SIM SWEEP_SPEC OUT [SECOND_SPEC [AXES_SPEC]]: the reports as a person opens them, in a real browser
 # (Debian's chromium, headless). Writes the default study's report (sweep --report) and the validation's
 # (validate --report), loads each page in Chromium and checks, from the page's DOM after load:
 #   - no script error and no console error (the page records both in <body data-check>), and no
@@ -9,10 +9,11 @@
 #     validation table one per case of validation.json;
 #   - the page asks for nothing over the network.
 # SECOND_SPEC: a study of several machines, whose page adds the by-machine plot; checked the same way.
+# AXES_SPEC: a study with axes and a `plot:`, whose page shows the study's own figure instead.
 # Keeps a screenshot of each page (OUT/*.png). Exit 77 (ctest: skipped) with the reason when Chromium is
 # missing, unless CI=true: then 1.
 set -u
-bin=$1 spec=$2 out=$3 second=${4:-}
+bin=$1 spec=$2 out=$3 second=${4:-} axes=${5:-}
 fail() { echo "FAIL: $*"; exit 1; }
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
@@ -69,4 +70,9 @@ if [ -n "$second" ]; then
   "$bin" sweep "$second" --out "$out/second" --report >"$out/second.log" 2>&1 || fail "sweep --report of $second failed: $(tail -3 "$out/second.log")"
   grep -q 'pe-bandwidth-by-machine\|by machine' "$out/second/report.html" || fail "$second: no by-machine plot on its page"
   check_page "$(cd "$out/second" && pwd)/report.html" results "$(($(wc -l <"$out/second/sweep.csv") - 1))" second
+fi
+if [ -n "$axes" ]; then
+  "$bin" sweep "$axes" --out "$out/axes" --report >"$out/axes.log" 2>&1 || fail "sweep --report of $axes failed: $(tail -3 "$out/axes.log")"
+  grep -q 'id="study-1"' "$out/axes/report.html" || fail "$axes: no study figure on its page"
+  check_page "$(cd "$out/axes" && pwd)/report.html" results "$(($(wc -l <"$out/axes/sweep.csv") - 1))" axes
 fi

@@ -36,6 +36,9 @@ void apply_params(core::MachineSpec& m, const RunArgs& a) {
     if (!v || *v < 0) throw io::InputError({"--param", 0, 0}, path, v ? "must not be negative" : why, "'" + text + "'");
     core::set_param(m, path, *v);
   }
+  if (const auto wrong = m.io_inconsistency(); wrong && !a.params.empty())
+    throw io::InputError({"--param", 0, 0}, wrong->first, wrong->second,
+                         fmt::format("{:g}", *core::param_value(m, wrong->first)));
   if (!a.routing.empty()) {
     const auto kind = core::routing_from_name(a.routing);
     if (!kind)

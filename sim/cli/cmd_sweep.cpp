@@ -42,19 +42,9 @@ struct Running {
 };
 
 pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const std::string& err_file, int uncertainty) {
-  std::vector<std::string> args = {"t3sim",
-                                   "run",
-                                   "--machine",
-                                   p.machine,
-                                   p.trace ? "--trace" : "--workload",
-                                   p.workload,
-                                   "--pes",
-                                   std::to_string(p.pes),
-                                   "--placement",
-                                   p.placement,
-                                   "--size",
-                                   fmt::format("{:.0f}B", p.bytes),
-                                   "--summary"};
+  std::vector<std::string> args = {"t3sim"};
+  const auto run = p.run_args();
+  args.insert(args.end(), run.begin(), run.end());
   if (uncertainty > 0) args.insert(args.end(), {"--uncertainty", std::to_string(uncertainty)});
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a sweep point");
@@ -182,7 +172,7 @@ int cmd_sweep(const SweepArgs& a) {
   // Rewrite what survived (drops a half-written line), then append from there.
   const auto done = read_sweep_rows(csv);
   io::write_file_atomically(
-      csv, std::string(kSweepHeader) + "\n" + [&] {
+      csv, io::sweep_header(spec) + "\n" + [&] {
         std::string text;
         for (const auto& [id, line] : done) text += line + "\n";
         return text;
@@ -202,12 +192,12 @@ int cmd_sweep(const SweepArgs& a) {
   auto rows = read_sweep_rows(csv);
   for (const auto& p : points)
     if (rows.count(p.id())) rows[p.id()] = reindexed(rows[p.id()], p.index);
-  io::write_file_atomically(csv, sweep_csv_text(rows));
+  io::write_file_atomically(csv, sweep_csv_text(rows, io::sweep_header(spec)));
   io::write_file_atomically(dir + "/sweep-timing.csv", timing_text(run.wall));
   std::filesystem::remove_all(dir + "/.points");
   std::cerr << fmt::format("sweep {}: {} points in {}, {:.1f} s wall for this run, {} failed\n", spec.name, rows.size(),
                            csv, total, run.failures);
-  const std::string plot_note = plot_sweep(csv, dir);
+  const std::string plot_note = plot_sweep(csv, dir, spec);
   if (!plot_note.empty()) std::cerr << plot_note << "\n";
   if (a.report &&
       std::all_of(points.begin(), points.end(), [&](const io::SweepPoint& p) { return rows.count(p.id()); }))

@@ -64,7 +64,7 @@ int count_queued(const std::string& dir) {
 // Collects and says what is missing: exit 0 when every point is in sweep.csv, 1 otherwise.
 int collect_and_report(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points, const std::string& dir,
                        bool report, CollectOutcome* outcome = nullptr) {
-  const CollectOutcome c = collect_parts(points, dir);
+  const CollectOutcome c = collect_parts(points, dir, io::sweep_header(spec));
   if (outcome) *outcome = c;
   std::cerr << fmt::format("sweep {}: {} of {} points collected into {}/sweep.csv", spec.name, c.collected, c.total,
                            dir);
@@ -93,7 +93,7 @@ int collect_and_report(const io::SweepSpec& spec, const std::vector<io::SweepPoi
       std::cerr << fmt::format("  point {} {} [{}]: {}\n", i, why, task, points[static_cast<size_t>(i)].id());
     }
   }
-  const std::string plot_note = plot_sweep(dir + "/sweep.csv", dir);
+  const std::string plot_note = plot_sweep(dir + "/sweep.csv", dir, spec);
   if (!plot_note.empty()) std::cerr << plot_note << "\n";
   if (report && c.missing.empty()) std::cerr << "report: " << write_sweep_report(dir) << "\n";
   return c.missing.empty() ? 0 : 1;

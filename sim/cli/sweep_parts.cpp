@@ -89,7 +89,8 @@ std::map<int, std::string> failures_in_folder(const std::string& dir) {
   return failed;
 }
 
-CollectOutcome collect_parts(const std::vector<io::SweepPoint>& points, const std::string& dir) {
+CollectOutcome collect_parts(const std::vector<io::SweepPoint>& points, const std::string& dir,
+                             const std::string& header) {
   const auto all_rows = rows_in_folder(dir);
   const auto failures = failures_in_folder(dir);
   // Every row found is kept (rows of points the study no longer lists too: a narrowed study loses no
@@ -108,7 +109,7 @@ CollectOutcome collect_parts(const std::vector<io::SweepPoint>& points, const st
     if (failures.count(p.index)) c.failed[p.index] = failures.at(p.index);
   }
   c.foreign = rows.size() - c.collected;
-  io::write_file_atomically(dir + "/sweep.csv", sweep_csv_text(rows));
+  io::write_file_atomically(dir + "/sweep.csv", sweep_csv_text(rows, header));
   // Wall times: the local run's file, then each task's; the last seen wins.
   std::map<std::string, std::string> timing;
   std::vector<std::string> sources = {dir + "/sweep-timing.csv"};

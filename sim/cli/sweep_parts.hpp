@@ -32,8 +32,9 @@ struct CollectOutcome {
   std::map<int, std::string> failed;  // those of them a task recorded as failed, with why
 };
 
-// Writes DIR/sweep.csv (every row found under DIR, the study's own with their current index, in point
+// Writes DIR/sweep.csv (`header`, then every row found under DIR, the study's own with their current index, in point
 // order) and DIR/sweep-timing.csv.
-CollectOutcome collect_parts(const std::vector<io::SweepPoint>& points, const std::string& dir);
+CollectOutcome collect_parts(const std::vector<io::SweepPoint>& points, const std::string& dir,
+                             const std::string& header);
 
 }  // namespace t3sim::cli

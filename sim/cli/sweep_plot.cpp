@@ -10,25 +10,20 @@
 #include <tuple>
 #include <vector>
 
+#include "sim/cli/sweep_axes_plot.hpp"
+#include "sim/cli/sweep_rows.hpp"
 #include "sim/io/atomic_file.hpp"
 
 namespace t3sim::cli {
 namespace {
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream s(line);
-  std::string cell;
-  while (std::getline(s, cell, ',')) out.push_back(cell);
-  return out;
-}
-
 bool have_gnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
 
 }  // namespace
 
-std::string plot_sweep(const std::string& csv, const std::string& dir) {
+std::string plot_sweep(const std::string& csv, const std::string& dir, const io::SweepSpec& spec) {
   if (!have_gnuplot()) return "no plots: gnuplot is not installed (apt-get install gnuplot-nox)";
+  if (!spec.plot.x.empty()) return plot_study_axes(csv, dir, spec).failure;
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);  // header
@@ -36,8 +31,8 @@ std::string plot_sweep(const std::string& csv, const std::string& dir) {
   std::map<long long, std::map<std::pair<std::string, std::string>, std::map<int, std::tuple<double, double, double>>>>
       series;
   while (std::getline(in, line)) {
-    const auto c = split(line);
-    if (c.size() < 11) continue;
+    const auto c = split_csv_line(line);
+    if (c.size() < 11 || c[8].empty()) continue;  // no bandwidth: a workload without sizes of its own
     series[std::stoll(c[5])][{c[1], c[2]}][std::stoi(c[3])] = {std::stod(c[8]), std::stod(c[7]), std::stod(c[10])};
   }
   for (const auto& [bytes, lines] : series) {

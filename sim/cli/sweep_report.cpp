@@ -14,6 +14,7 @@
 #include "sim/cli/child_run.hpp"
 #include "sim/cli/html_page.hpp"
 #include "sim/cli/report_style.hpp"
+#include "sim/cli/sweep_axes_plot.hpp"
 #include "sim/cli/sweep_rows.hpp"
 #include "sim/core/machine_params.hpp"
 #include "sim/io/atomic_file.hpp"
@@ -32,30 +33,23 @@ struct Row {
   std::optional<double> p05, p95;
 };
 
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream s(line);
-  std::string cell;
-  while (std::getline(s, cell, ',')) out.push_back(cell);
-  if (!line.empty() && line.back() == ',') out.push_back("");
-  return out;
-}
-
 std::vector<Row> read_rows(const std::string& csv) {
   std::vector<Row> rows;
   for (const auto& [id, line] : read_sweep_rows(csv)) {
     Row r;
-    r.cells = split_csv(line);
+    r.cells = split_csv_line(line);
     if (r.cells.size() < 21) continue;
     r.index = std::stoi(r.cells[0]);
     r.machine = r.cells[1];
     r.workload = r.cells[2];
+    // An empty cell (no bandwidth: an I/O run) reads as 0.
+    auto number = [&](size_t i) { return r.cells[i].empty() ? 0.0 : std::stod(r.cells[i]); };
     r.pes = std::stoi(r.cells[3]);
-    r.bytes = std::stod(r.cells[5]);
-    r.min = std::stod(r.cells[7]);
-    r.median = std::stod(r.cells[8]);
-    r.max = std::stod(r.cells[10]);
-    r.link_utilisation = std::stod(r.cells[12]);
+    r.bytes = number(5);
+    r.min = number(7);
+    r.median = number(8);
+    r.max = number(10);
+    r.link_utilisation = number(12);
     if (!r.cells[18].empty() && !r.cells[19].empty()) {
       r.p05 = std::stod(r.cells[18]);
       r.p95 = std::stod(r.cells[19]);
@@ -150,19 +144,9 @@ std::string heatmap_html(const std::vector<io::SweepPoint>& points, const Row& b
   if (it == points.end()) return "<p>(the most loaded point is not in the study any more)</p>\n";
   const std::string out_dir = files + "/busiest-point";
   std::filesystem::remove_all(out_dir);
-  const std::vector<std::string> args = {"run",
-                                         "--machine",
-                                         it->machine,
-                                         it->trace ? "--trace" : "--workload",
-                                         it->workload,
-                                         "--pes",
-                                         std::to_string(it->pes),
-                                         "--placement",
-                                         it->placement,
-                                         "--size",
-                                         fmt::format("{:.0f}B", it->bytes),
-                                         "--out",
-                                         out_dir};
+  std::vector<std::string> args = it->run_args();
+  args.pop_back();  // --summary
+  args.insert(args.end(), {"--out", out_dir});
   const ChildOutcome o = run_child(args);
   std::string svg_path;
   if (o.exit_status == 0 && std::filesystem::is_directory(out_dir))
@@ -228,6 +212,16 @@ std::string write_sweep_report(const std::string& dir) {
 
   std::string plots;
   int figure_number = 0;
+  if (!spec.plot.x.empty()) {  // a study with axes: its own figures instead of per-PE bandwidth
+    const StudyFigures study = plot_study_axes(dir + "/sweep.csv", files, spec);
+    if (!study.failure.empty()) throw std::runtime_error(study.failure);
+    for (const auto& f : study.figures) {
+      const std::string id = fmt::format("study-{}", ++figure_number);
+      plots += figure_html(id, inline_gnuplot_svg(f.svg, id, f.series), f.series, html_escape(f.caption));
+    }
+    sizes.clear();
+    machine_names.clear();
+  }
   for (double bytes : sizes) {
     const std::string stem = fmt::format("{}/pe-bandwidth-{:.0f}B", files, bytes);
     std::string data, plot;
@@ -352,7 +346,7 @@ std::string write_sweep_report(const std::string& dir) {
 
   HtmlTable results;
   results.id = "results";
-  results.header = split_csv(kSweepHeader);
+  results.header = split_csv_line(io::sweep_header(spec));
   for (const auto& r : rows) results.rows.push_back(r.cells);
   const Row& busiest = *std::max_element(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
     return a.link_utilisation < b.link_utilisation || (a.link_utilisation == b.link_utilisation && a.index > b.index);
@@ -362,18 +356,27 @@ std::string write_sweep_report(const std::string& dir) {
   for (const auto& p : patterns)
     legend += fmt::format("<span class=\"swatch\" style=\"background:{}\"></span>{} &nbsp; ",
                           pattern_colour(p, patterns), html_escape(p));
-  std::vector<std::string> sizes_text;
-  for (double b : sizes) sizes_text.push_back(size_text(b));
-  std::vector<std::string> pes_text;
-  for (int p : pes) pes_text.push_back(std::to_string(p));
-  std::string workloads;
-  for (const auto& w : spec.workloads) workloads += "<li><code>" + html_escape(w) + "</code></li>";
-  for (const auto& w : spec.traces) workloads += "<li><code>" + html_escape(w) + "</code> (trace)</li>";
   const auto join = [](const std::vector<std::string>& v) {
     std::string out;
     for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
     return out;
   };
+  std::vector<std::string> sizes_text;
+  for (double b : spec.sizes) sizes_text.push_back(size_text(b));
+  if (sizes_text.empty()) sizes_text.push_back("each workload's own");
+  std::string axes_text;  // the study's own axes and their values
+  for (const auto& a : spec.axes) {
+    std::vector<std::string> labels;
+    for (const auto& v : a.values) labels.push_back(v.label);
+    axes_text += "<li>" + html_escape(a.name) + ": " + html_escape(join(labels)) + "</li>";
+  }
+  if (!axes_text.empty())
+    axes_text = "<p>The study's axes (every combination was run):</p><ul>" + axes_text + "</ul>\n";
+  std::vector<std::string> pes_text;
+  for (int p : pes) pes_text.push_back(std::to_string(p));
+  std::string workloads;
+  for (const auto& w : spec.workloads) workloads += "<li><code>" + html_escape(w) + "</code></li>";
+  for (const auto& w : spec.traces) workloads += "<li><code>" + html_escape(w) + "</code> (trace)</li>";
   std::string body = fmt::format(
       "<h1>t3sim study {}</h1>\n<p class=\"meta\">t3sim {} &mdash; <code>{}</code> &mdash; {} points of {} in "
       "<code>{}</code></p>\n",
@@ -387,8 +390,11 @@ std::string write_sweep_report(const std::string& dir) {
                                           manifest.value("uncertainty", 0))
                             : "",
                       workloads);
-  body += machines_html(machines);
-  body += "<h2>Per-PE bandwidth</h2>\n<p>" + legend + "</p>\n" + series_toggles_html(patterns) + plots;
+  body += axes_text + machines_html(machines);
+  if (spec.plot.x.empty())
+    body += "<h2>Per-PE bandwidth</h2>\n<p>" + legend + "</p>\n" + series_toggles_html(patterns) + plots;
+  else
+    body += "<h2>" + html_escape(spec.name) + "</h2>\n" + plots;
   body += "<h2>Most loaded point</h2>\n" + heatmap_html(points, busiest, files);
   body += fmt::format(
               "<h2>Results</h2>\n<p>{} points (click a column to sort). Bandwidths in MB/s, times in &micro;s, "

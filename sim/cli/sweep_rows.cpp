@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 
 #include "sim/io/atomic_file.hpp"
@@ -16,18 +17,13 @@
 namespace t3sim::cli {
 namespace {
 
-constexpr size_t kColumns = 21;  // the four band columns are empty without --uncertainty
+constexpr size_t kMeasuredColumns = 21;  // every study's; the four band columns are empty without --uncertainty
 
 size_t count_fields(const std::string& line) {
   return static_cast<size_t>(std::count(line.begin(), line.end(), ',')) + 1;
 }
 
 }  // namespace
-
-const char* const kSweepHeader =
-    "index,machine,workload,pes,placement,bytes,makespan_us,pe_MBps_min,pe_MBps_median,pe_MBps_mean,pe_MBps_max,"
-    "pair_MBps_median,max_link_utilisation,busiest_link,bisection_utilisation,transfers,makespan_us_p05,"
-    "makespan_us_p95,pe_MBps_median_p05,pe_MBps_median_p95,id";
 
 std::map<std::string, std::string> read_sweep_rows(const std::string& path) {
   std::map<std::string, std::string> rows;
@@ -40,7 +36,8 @@ std::map<std::string, std::string> read_sweep_rows(const std::string& path) {
     if (nl == std::string::npos) break;  // a half-written last line
     const std::string line = text.substr(start, nl - start);
     start = nl + 1;
-    if (line == kSweepHeader || count_fields(line) != kColumns) continue;
+    // A header, or a row of an older format (a study's own rows have its axes' columns too).
+    if (line.rfind("index,", 0) == 0 || count_fields(line) < kMeasuredColumns) continue;
     rows[line.substr(line.rfind(',') + 1)] = line;
   }
   return rows;
@@ -49,8 +46,16 @@ std::map<std::string, std::string> read_sweep_rows(const std::string& path) {
 std::string sweep_row(const io::SweepPoint& p, const std::string& summary_json) {
   const auto j = nlohmann::json::parse(summary_json);
   const auto& t = j.at("traffic");
-  const auto& size = t.at("sizes").at(0);
-  const auto& pe = size.at("pe_bandwidth_Bps");
+  // A workload without messages of a size of their own (an MD run, file I/O) has no bandwidth cells.
+  std::string bandwidth = ",,,,";
+  if (!t.at("sizes").empty()) {
+    const auto& size = t.at("sizes").at(0);
+    const auto& pe = size.at("pe_bandwidth_Bps");
+    bandwidth =
+        fmt::format("{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}", pe.at("min").get<double>() / 1e6,
+                    pe.at("median").get<double>() / 1e6, pe.at("mean").get<double>() / 1e6,
+                    pe.at("max").get<double>() / 1e6, size.at("pair_bandwidth_Bps").at("median").get<double>() / 1e6);
+  }
   std::string bands = ",,,";
   if (j.contains("uncertainty")) {  // 5-95% over the samples (run --uncertainty)
     const auto& u = j.at("uncertainty");
@@ -59,13 +64,26 @@ std::string sweep_row(const io::SweepPoint& p, const std::string& summary_json) 
     bands = fmt::format("{:.3f},{:.3f},{:.3f},{:.3f}", m.at("p05").get<double>() * 1e6, m.at("p95").get<double>() * 1e6,
                         b.at("p05").get<double>() / 1e6, b.at("p95").get<double>() / 1e6);
   }
-  return fmt::format("{},{},{},{},{},{:.0f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{},{:.4f},{},{},{}",
-                     p.index, j.at("machine").get<std::string>(), j.at("workload").get<std::string>(), p.pes,
-                     p.placement, p.bytes, t.at("makespan_s").get<double>() * 1e6, pe.at("min").get<double>() / 1e6,
-                     pe.at("median").get<double>() / 1e6, pe.at("mean").get<double>() / 1e6,
-                     pe.at("max").get<double>() / 1e6, size.at("pair_bandwidth_Bps").at("median").get<double>() / 1e6,
-                     t.at("max_link_utilisation").get<double>(), t.at("busiest_link").get<std::string>(),
-                     t.at("bisection").at("utilisation").get<double>(), t.at("transfers").get<size_t>(), bands, p.id());
+  const double makespan = t.at("makespan_s").get<double>();
+  std::string axes;  // a study with axes: when the main job ended (a background job runs on), and the labels
+  if (!p.labels.empty()) {
+    axes = fmt::format(",{:.3f}", j.value("main_job_end_s", makespan) * 1e6);
+    for (const auto& [axis, label] : p.labels) axes += "," + label;
+  }
+  return fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{:.4f},{},{:.4f},{},{}{},{}", p.index,
+                     j.at("machine").get<std::string>(), j.at("workload").get<std::string>(), p.pes, p.placement,
+                     p.bytes, makespan * 1e6, bandwidth, t.at("max_link_utilisation").get<double>(),
+                     t.at("busiest_link").get<std::string>(), t.at("bisection").at("utilisation").get<double>(),
+                     t.at("transfers").get<size_t>(), bands, axes, p.id());
+}
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream s(line);
+  std::string cell;
+  while (std::getline(s, cell, ',')) out.push_back(cell);
+  if (!line.empty() && line.back() == ',') out.push_back("");
+  return out;
 }
 
 int row_index(const std::string& row) { return std::stoi(row.substr(0, row.find(','))); }
@@ -90,10 +108,10 @@ void append_line_durably(const std::string& path, const std::string& line) {
   if (!ok) throw std::runtime_error(path + ": write failed");
 }
 
-std::string sweep_csv_text(const std::map<std::string, std::string>& rows) {
+std::string sweep_csv_text(const std::map<std::string, std::string>& rows, const std::string& header) {
   std::map<std::pair<int, std::string>, std::string> ordered;
   for (const auto& [id, line] : rows) ordered[{row_index(line), id}] = line;
-  std::string text = std::string(kSweepHeader) + "\n";
+  std::string text = header + "\n";
   for (const auto& [index, line] : ordered) text += line + "\n";
   return text;
 }

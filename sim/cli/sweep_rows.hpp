@@ -3,16 +3,19 @@
 #pragma once
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/io/sweep_spec.hpp"
 
 namespace t3sim::cli {
 
-extern const char* const kSweepHeader;
-
-// Complete rows of a results file by point id. A line without its newline (half-written) or with the
-// wrong field count is dropped, and so is the header; a missing file has none.
+// Complete rows of a results file by point id. A line without its newline (half-written) or with too
+// few fields is dropped, and so is the header; a missing file has none. (The header is
+// io::sweep_header: the measured columns, the axes' columns of a study with axes, the id.)
 std::map<std::string, std::string> read_sweep_rows(const std::string& path);
+
+// The cells of a sweep.csv line (no quoting: no cell holds a comma); a trailing comma is an empty last cell.
+std::vector<std::string> split_csv_line(const std::string& line);
 
 // The row of one point from its `run --summary` JSON line.
 std::string sweep_row(const io::SweepPoint& p, const std::string& summary_json);
@@ -34,6 +37,6 @@ void append_line_durably(const std::string& path, const std::string& line);
 
 // The header and `rows` in point order (by index, then id: rows of points the study no longer has may
 // share an index with a current one, and both are kept): the bytes of a finished study's sweep.csv.
-std::string sweep_csv_text(const std::map<std::string, std::string>& rows);
+std::string sweep_csv_text(const std::map<std::string, std::string>& rows, const std::string& header);
 
 }  // namespace t3sim::cli

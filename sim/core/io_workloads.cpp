@@ -1,6 +1,7 @@
 #include "sim/core/io_workloads.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "sim/core/traffic_pattern.hpp"
@@ -98,9 +99,15 @@ void md_step(Emitter& e, const MdRunSpec& s, int pes, const Coord& grid, int pe)
 
 }  // namespace
 
-void append_md_run(Workload& w, const MdRunSpec& s) {
+void append_md_run(Workload& w, const MdRunSpec& given) {
   Emitter e(w);
   const int pes = w.pes;
+  MdRunSpec s = given;
+  if (s.sized_for_pes > 0) {
+    const double share = static_cast<double>(s.sized_for_pes) / pes;
+    s.step_compute *= share;
+    s.halo_bytes = std::round(s.halo_bytes * std::cbrt(share * share));
+  }
   const Coord grid = balanced_grid(pes);
   auto steps = [&](int n) {  // n steps (a multiple of communication_every, but for the last few)
     const size_t first = w.ops.size();

@@ -25,11 +25,16 @@ namespace t3sim::core {
 // one halo exchange and one all-reduce (G must divide frame_interval). The I/O's effect is kept (the
 // PEs still meet PE 0 at the all-reduce after each frame), the communication is counted once per G
 // steps instead of G times, and the simulation does G times fewer flows (the README measures both).
+// sized_for_pes = R > 0 says step_compute and halo_bytes were given for a run of R PEs; at P PEs each PE
+// computes step_compute x R / P (the force work divided evenly: perfect strong scaling, assumed) and
+// sends halo_bytes x (R / P)^(2/3) (the face of a cubic subdomain R / P times the volume). The frame,
+// the gather and the all-reduce are the system's, not the PE's: they do not scale.
 struct MdRunSpec {
   int steps = 1;
   int frame_interval = 1;
   int communication_every = 1;
   double step_compute = 0;     // s
+  int sized_for_pes = 0;       // 0: step_compute and halo_bytes are the job's own
   double halo_bytes = 0;       // bytes per neighbour per step; 0: no halo exchange
   double allreduce_bytes = 0;  // bytes; 0: no all-reduce
   double gather_bytes = 0;     // bytes per frame over all PEs

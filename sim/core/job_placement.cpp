@@ -137,7 +137,7 @@ JobPlacement make_placement(const MachineSpec& m, int job_pes, const std::string
 
 JobPlacement JobPlacement::with_io_nodes(const MachineSpec& m) const {
   std::vector<int> all = machine_pes_;
-  for (int node : m.io_nodes) all.push_back(node * pes_per_node_);
+  for (int i = 0; i < m.io_node_count(); ++i) all.push_back(m.io_nodes[static_cast<size_t>(i)] * pes_per_node_);
   return JobPlacement(std::move(all), pes_per_node_, description_);
 }
 

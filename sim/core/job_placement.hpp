@@ -23,7 +23,7 @@ class JobPlacement {
   static JobPlacement random(const MachineSpec& m, int job_pes, uint64_t seed);
   static JobPlacement list(const MachineSpec& m, std::vector<int> machine_pes);
 
-  // The same with the machine's I/O nodes appended as endpoints size() .. size() + io_nodes - 1 (the
+  // The same with the machine's I/O nodes in service appended as endpoints size() .. size() + io_node_count() - 1 (the
   // first slot of each I/O node's position), so that file calls travel the torus as PE pairs do.
   JobPlacement with_io_nodes(const MachineSpec& m) const;
 

@@ -144,6 +144,10 @@ const std::vector<ParamDecl<IoParams>>& io_params() {
       {"iobuf_count", Quantity::Count, std::string("4"), 1, false, 1024,
        "buffering iobuf: buffers per open file; the writer waits only when every buffer is being written", std::nullopt,
        T3SIM_FIELD(IoParams, iobuf_count)},
+      {"nodes_in_service", Quantity::Count, std::string("0"), 0, false, 4096,
+       "I/O nodes serving files: the first N of io.nodes (a partition's share of them, or a what-if with fewer), "
+       "their disks the only ones files are dealt over; 0: every one listed",
+       std::nullopt, T3SIM_FIELD(IoParams, nodes_in_service)},
   };
   return decls;
 }
@@ -192,6 +196,17 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"provenance", "map key-path -> string", "source of every value in the file, or 'calibrated: ...'"},
   };
   return keys;
+}
+
+std::optional<std::pair<std::string, std::string>> MachineSpec::io_inconsistency() const {
+  if (!has_io()) return std::nullopt;
+  if (io.nodes_in_service > static_cast<double>(io_nodes.size()))
+    return std::make_pair(std::string("io.nodes_in_service"), "puts more I/O nodes in service than io.nodes lists (" +
+                                                                  std::to_string(io_nodes.size()) + ")");
+  if (io.stripe_count > disk_count())
+    return std::make_pair(std::string("io.stripe_count"), "stripes over more disks than the machine has in service (" +
+                                                              std::to_string(disk_count()) + ")");
+  return std::nullopt;
 }
 
 const SoftwareProfile* MachineSpec::find_profile(const std::string& wanted) const {

@@ -2,8 +2,11 @@
 // All values in SI units (seconds, bytes, bytes/second, hertz). Meaning and source of every field:
 // machine_params.cpp (the one declaration table that parses, validates and documents them).
 #pragma once
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/placement.hpp"
@@ -44,6 +47,7 @@ struct IoParams {
   double buffer_copy_bandwidth = 0;  // bytes/s of a record's copy into an I/O buffer
   double iobuf_size = 1048576;       // bytes of one buffer of the buffering library (buffering iobuf)
   double iobuf_count = 4;            // buffers per file; a writer waits only when all are being written
+  double nodes_in_service = 0;       // I/O nodes serving files: the first N of MachineSpec::io_nodes; 0: all
 };
 
 // Per-call costs of the SHMEM library as one build of the program sees them.
@@ -122,7 +126,14 @@ struct MachineSpec {
   }
   int pe_count() const { return placement().pe_count(); }
   bool has_io() const { return !io_nodes.empty(); }
-  int disk_count() const { return static_cast<int>(io_nodes.size()) * static_cast<int>(io.disks_per_node); }
+  // I/O nodes serving files (io.nodes_in_service, else every one listed) and their disks.
+  int io_node_count() const {
+    const int listed = static_cast<int>(io_nodes.size());
+    return io.nodes_in_service > 0 ? std::min(listed, static_cast<int>(io.nodes_in_service)) : listed;
+  }
+  int disk_count() const { return io_node_count() * static_cast<int>(io.disks_per_node); }
+  // Why the io section's values contradict each other (the key to blame and the reason), or nullopt.
+  std::optional<std::pair<std::string, std::string>> io_inconsistency() const;
   // The named profile, or the default one when name is empty; nullptr when there is none.
   const SoftwareProfile* find_profile(const std::string& name) const;
 };

@@ -1,6 +1,7 @@
 #include "sim/io/io_pattern_reader.hpp"
 
 #include "sim/core/io_workloads.hpp"
+#include "sim/core/machine_params.hpp"
 #include "sim/io/input_error.hpp"
 #include "sim/io/yaml_map.hpp"
 
@@ -49,6 +50,8 @@ void read_io_pattern(const std::string& kind, const YAML::Node& node, const Work
     }
     s.step_compute = required("step_compute", core::Quantity::Time, 0, 3600);
     s.halo_bytes = quantity("halo_bytes", core::Quantity::Size, 0, 1073741824.0, 0);
+    if (auto r = m.optional("sized_for_pes"))
+      s.sized_for_pes = static_cast<int>(resolve_int(*r, ctx, m.child_path("sized_for_pes"), 1, core::kMaxNodes));
     s.allreduce_bytes = quantity("allreduce_bytes", core::Quantity::Size, 0, 1073741824.0, 0);
     s.gather_bytes = quantity("gather_bytes", core::Quantity::Size, 0, kMaxFileBytes, 0);
     s.frame_bytes = quantity("frame_bytes", core::Quantity::Size, 0, kMaxFileBytes, 0);
@@ -90,6 +93,9 @@ const std::vector<core::KeyDoc>& io_pattern_keys() {
        "coarsening: G steps run as one compute of G x step_compute and one halo exchange and all-reduce; must "
        "divide frame_interval; default 1 (every step communicates)"},
       {"pattern.md.halo_bytes", "size", "per grid neighbour per step; default 0 (no halo exchange)"},
+      {"pattern.md.sized_for_pes", "integer >= 1",
+       "the job size step_compute and halo_bytes are given for: at P PEs each PE computes step_compute x R / P "
+       "(perfect strong scaling, assumed) and sends halo_bytes x (R / P)^(2/3); default: the job's own size"},
       {"pattern.md.allreduce_bytes", "size", "the step's all-reduce (recursive doubling); default 0 (none)"},
       {"pattern.md.gather_bytes", "size", "per frame, over all PEs, gathered to PE 0; default 0"},
       {"pattern.md.frame_bytes", "size", "per frame, written by PE 0; default 0 (no trajectory)"},

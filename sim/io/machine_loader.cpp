@@ -2,6 +2,8 @@
 
 #include "sim/core/param_ranges.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -318,11 +320,11 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
     const core::IoParams inherited_io = m.io;
     auto given = read_params(io, core::io_params(), m.io, inherit ? &inherited_io : nullptr);
     sourced.insert(sourced.end(), given.begin(), given.end());
-    if (m.io.stripe_count > m.disk_count())
-      throw InputError(io.has("stripe_count") ? pos_of(path, io.node()["stripe_count"]) : io.key_pos("nodes"),
-                       "io.stripe_count",
-                       "stripes over more disks than the machine has (" + std::to_string(m.disk_count()) + ")",
-                       std::to_string(static_cast<int>(m.io.stripe_count)));
+    if (const auto wrong = m.io_inconsistency()) {
+      const std::string key = wrong->first.substr(3);
+      throw InputError(io.has(key) ? pos_of(path, io.node()[key]) : io.key_pos("nodes"), wrong->first, wrong->second,
+                       fmt::format("{:g}", *core::param_value(m, wrong->first)));
+    }
     io.finish();
   } else if (m.has_io() && derived && top.has("torus")) {
     // Inherited I/O nodes are positions of the base's torus: they must still hold no PE.

@@ -144,6 +144,7 @@ std::string traffic_summary_line(const core::RunResult& r, const core::TrafficRe
   j["transfers"] = r.transfers.size();
   j["operations"] = r.records.size();
   nlohmann::ordered_json out = run_identity(r);
+  if (r.main_job_end != r.makespan) out["main_job_end_s"] = r.main_job_end;  // a background job ran on
   out["traffic"] = j;
   return out.dump();
 }

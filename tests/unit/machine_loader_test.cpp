@@ -108,7 +108,10 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"io_nodes_empty", "io_nodes_empty.yaml:18:10: io.nodes: must list at least one I/O node"},
         RejectionCase{"io_stripes_beyond_disks",
                       "io_stripes_beyond_disks.yaml:24:17: io.stripe_count: stripes over more disks than the machine "
-                      "has \\(2\\)"},
+                      "has in service \\(2\\) \\(got 3\\)"},
+        RejectionCase{"io_nodes_in_service_beyond_nodes",
+                      "io_nodes_in_service_beyond_nodes.yaml:24:21: io.nodes_in_service: puts more I/O nodes in "
+                      "service than io.nodes lists \\(2\\) \\(got 3\\)"},
         RejectionCase{"io_disk_bandwidth_missing",
                       "io_disk_bandwidth_missing.yaml:18:3: io.disk_write_bandwidth: required key is missing"},
         RejectionCase{"io_unknown_key", "io_unknown_key.yaml:24:3: io.disk_bandwith: unknown key"},
