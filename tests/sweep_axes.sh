@@ -6,7 +6,8 @@
 #     quiet; one I/O node in service is slower than two under the background; 8 PEs faster than 4
 #     (the workload's compute is sized for 4 PEs and divided);
 #   - the study's figure is drawn (when gnuplot is here);
-#   - a second run into another folder writes the same bytes.
+#   - a second run into another folder, and the study run as two array tasks and collected, write the
+#     same bytes.
 set -eu
 bin=$1 spec=$2 out=$3
 fail() { echo "FAIL: $*"; exit 1; }
@@ -45,4 +46,9 @@ if command -v gnuplot >/dev/null; then
 fi
 "$bin" sweep "$spec" --out "$out/b" >"$out/b.log" 2>&1 || fail "second sweep failed"
 cmp "$csv" "$out/b/sweep.csv" || fail "two runs of the study differ"
-echo "ok: 16 points, their columns, orderings, figure, and a byte-identical rerun"
+for points in 0..7 8..15; do
+  "$bin" sweep "$spec" --out "$out/c" --points "$points" >>"$out/c.log" 2>&1 || fail "task $points failed"
+done
+"$bin" sweep "$spec" --out "$out/c" --collect >>"$out/c.log" 2>&1 || fail "collect failed: $(tail -3 "$out/c.log")"
+cmp "$csv" "$out/c/sweep.csv" || fail "the study as array tasks differs from the local run"
+echo "ok: 16 points, their columns, orderings, figure, and byte-identical reruns (local and as tasks)"
