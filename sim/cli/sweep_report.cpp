@@ -222,6 +222,11 @@ std::string write_sweep_report(const std::string& dir) {
     sizes.clear();
     machine_names.clear();
   }
+  // Message sizes with bandwidth to plot (a workload of no sizes of its own, an MD run, has none).
+  for (auto it = sizes.begin(); it != sizes.end();)
+    it = std::any_of(rows.begin(), rows.end(), [&](const Row& r) { return r.bytes == *it && !r.cells[8].empty(); })
+             ? std::next(it)
+             : sizes.erase(it);
   for (double bytes : sizes) {
     const std::string stem = fmt::format("{}/pe-bandwidth-{:.0f}B", files, bytes);
     std::string data, plot;
