@@ -120,7 +120,7 @@ StudyFigures plot_study_axes(const std::string& csv, const std::string& dir, con
     script += fmt::format(
         "set terminal svg size {},{} dynamic noenhanced font 'sans,11'\nset output '{}.svg'\n"
         "set multiplot layout {},{} title {}\nset grid\nset yrange [0:*]\nset xrange [-0.5:{}]\n"
-        "set xtics ({}) rotate by -30\nset key bottom right font ',9'\n",
+        "set xtics ({}) rotate by -30\nset key top left font ',9'\nset offsets 0, 0, graph 0.3, 0\n",
         std::max<size_t>(1, column_values.size()) * 420 + 60, std::max<size_t>(1, row_values.size()) * 300 + 40, stem,
         row_values.size(), column_values.size(),
         quoted(spec.name + ": " + y_label + " against " + plot.x + (key.empty() ? "" : " (" + key.substr(1) + ")")),
