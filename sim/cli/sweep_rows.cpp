@@ -17,10 +17,15 @@
 namespace t3sim::cli {
 namespace {
 
-constexpr size_t kMeasuredColumns = 21;  // every study's; the four band columns are empty without --uncertainty
-
 size_t count_fields(const std::string& line) {
   return static_cast<size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+}
+
+// Every study's columns (those of a study without axes); the four band columns are empty without
+// --uncertainty. A function: io's column names are another file's static, initialised in no set order.
+size_t measured_columns() {
+  static const size_t n = count_fields(io::sweep_header(io::SweepSpec{}));
+  return n;
 }
 
 }  // namespace
@@ -37,7 +42,7 @@ std::map<std::string, std::string> read_sweep_rows(const std::string& path) {
     const std::string line = text.substr(start, nl - start);
     start = nl + 1;
     // A header, or a row of an older format (a study's own rows have its axes' columns too).
-    if (line.rfind("index,", 0) == 0 || count_fields(line) < kMeasuredColumns) continue;
+    if (line.rfind("index,", 0) == 0 || count_fields(line) < measured_columns()) continue;
     rows[line.substr(line.rfind(',') + 1)] = line;
   }
   return rows;

@@ -58,6 +58,10 @@ struct FitVariable {
   std::vector<std::string> metrics;
   double low = 0, high = 0;   // the search's bounds, SI units (the variable's quantity)
   std::string quantity_text;  // "time", "size", ...: how its value is written
+
+  // One value of the main job for every row (the model's, e.g. the compute per step), not a row's
+  // run condition: it holds on every row of its suite, and a study may take it (sweep `fitted:`).
+  bool of_the_model() const { return per_row_column.empty() && !background; }
 };
 
 // Per row, the order of two metrics (e.g. two builds): measured and predicted must agree on which is

@@ -327,8 +327,7 @@ std::vector<core::MeasuredCase> load_suite_cases(const core::SuiteSpec& suite) {
     // A value fitted once for the main job (the compute per step) holds for every row; a background
     // value only where the background runs; a per-row value on the rows it was fitted to.
     for (const auto& v : suite.fit_variables) {
-      const bool everywhere = v.per_row_column.empty() && !v.background;
-      if (!everywhere && (!core::row_matches(v.where, row) || (v.background && !run.background))) continue;
+      if (!v.of_the_model() && (!core::row_matches(v.where, row) || (v.background && !run.background))) continue;
       auto it = suite.fitted.find(v.variable);
       if (it == suite.fitted.end()) continue;  // not fitted yet: the workload's own value
       auto value = it->second.find(v.per_row_column.empty() ? "" : row.at(v.per_row_column));

@@ -18,6 +18,16 @@ void check_text(const std::string& text, const SourcePos& at, const std::string&
                      "'" + text + "'");
 }
 
+// What a settings bundle sets, as "kind name" strings (for the two-axes conflict check).
+std::set<std::string> touched(const RunSettings& s) {
+  std::set<std::string> out;
+  for (const auto& [k, v] : s.sets) out.insert("variable " + k);
+  for (const auto& [k, v] : s.params) out.insert("parameter " + k);
+  if (!s.background.empty()) out.insert("background");
+  for (const auto& [k, v] : s.background_sets) out.insert("background variable " + k);
+  return out;
+}
+
 }  // namespace
 
 std::map<std::string, std::string> read_variable_values(const YAML::Node& node, const std::string& file,
@@ -33,20 +43,6 @@ std::map<std::string, std::string> read_variable_values(const YAML::Node& node, 
   }
   return out;
 }
-
-namespace {
-
-// What a settings bundle sets, as "kind name" strings (for the two-axes conflict check).
-std::set<std::string> touched(const RunSettings& s) {
-  std::set<std::string> out;
-  for (const auto& [k, v] : s.sets) out.insert("variable " + k);
-  for (const auto& [k, v] : s.params) out.insert("parameter " + k);
-  if (!s.background.empty()) out.insert("background");
-  for (const auto& [k, v] : s.background_sets) out.insert("background variable " + k);
-  return out;
-}
-
-}  // namespace
 
 RunSettings RunSettings::overlaid(const RunSettings& over) const {
   RunSettings out = *this;
@@ -157,7 +153,7 @@ std::map<std::string, std::string> read_fitted_variables(MapReader& top) {
   for (const auto& s : load_suites(cases)) {
     if (s.id != suite) continue;
     for (const auto& v : s.fit_variables) {
-      if (v.background || !v.per_row_column.empty()) continue;  // a row's conditions, not the model
+      if (!v.of_the_model()) continue;  // a row's conditions
       const auto it = s.fitted.find(v.variable);
       if (it == s.fitted.end() || !it->second.count(""))
         throw InputError(f.key_pos("suite"), "fitted.suite",
