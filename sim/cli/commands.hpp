@@ -13,8 +13,9 @@ namespace t3sim::cli {
 struct RunArgs {
   std::string machine;
   std::string workload;
-  std::string trace;    // a trace instead of a workload file (io/trace_loader.hpp)
-  bool strict = false;  // a TI trace's warnings are errors
+  std::string trace;          // a trace instead of a workload file (io/trace_loader.hpp)
+  bool strict = false;        // a TI trace's warnings are errors
+  bool expand_whole = false;  // a TI trace expanded whole before the run, not streamed
   std::string profile;
   std::string out_dir;
   bool json = false;

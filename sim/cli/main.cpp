@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
     cmd->add_flag("--strict", run.strict,
                   "a time-independent trace's warnings (guesses the trace forced, e.g. a derived datatype's size) are "
                   "errors");
+    cmd->add_flag("--expand-whole", run.expand_whole,
+                  "expand a time-independent trace whole before the run (one record per operation, about 225 bytes "
+                  "per operation) instead of streaming it (records summed per PE, label and kind)");
     cmd->add_option("--profile", run.profile, "software profile (default: the machine's default_profile)");
     cmd->add_option("--set", text.sets, "override a workload variable: NAME=VALUE (repeatable)");
     cmd->add_option("--param", text.params,

@@ -23,6 +23,7 @@ std::vector<std::string> point_args(const RunArgs& a) {
                                 "--placement", a.placement, "--driver", a.driver};
   if (!a.trace.empty()) v.insert(v.end(), {"--trace", a.trace});
   if (a.strict) v.push_back("--strict");
+  if (a.expand_whole) v.push_back("--expand-whole");
   if (!a.workload.empty()) v.insert(v.end(), {"--workload", a.workload});
   if (!a.profile.empty()) v.insert(v.end(), {"--profile", a.profile});
   if (a.pes > 0) v.insert(v.end(), {"--pes", std::to_string(a.pes)});

@@ -26,16 +26,6 @@ std::string describe(const Call& c, int pe) {
          std::to_string(static_cast<long long>(c.bytes)) + " bytes)";
 }
 
-// What a send or receive was matched with: the message's bytes (the sender's count), and the
-// source and tag the receive actually takes (a wildcard receive learns them here).
-struct Matched {
-  double bytes = 0;
-  int source = -1;
-  int tag = 0;
-  bool eager = true;  // the protocol the message travels by (Call::protocol, or its size)
-  bool null = false;  // a receive from MPI_PROC_NULL: no message
-};
-
 // Matches every send with a receive: first every receive naming its source and tag (MPI order per
 // channel), then the wildcard receives in program order, each taking the earliest remaining send to its
 // PE from the lowest-numbered sender with a fitting tag (a trace does not say which arrived first).
@@ -61,8 +51,7 @@ std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& pr
     const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
     if (recv.bytes < send.bytes)
       throw MessageError(r.pe, recv, describe(recv, r.pe) + " is smaller than its message: " + describe(send, s.pe));
-    const bool eager = send.protocol == Call::Protocol::BySize ? send.bytes <= eager_threshold
-                                                               : send.protocol == Call::Protocol::Eager;
+    const bool eager = travels_eager(send, eager_threshold);
     matched[static_cast<size_t>(s.pe)][s.index] = {send.bytes, s.pe, send.tag, eager};
     matched[static_cast<size_t>(r.pe)][r.index] = {send.bytes, s.pe, send.tag, eager};
   };
@@ -165,6 +154,80 @@ class Emitter {
 
 }  // namespace
 
+bool travels_eager(const Call& send, double eager_threshold) {
+  return send.protocol == Call::Protocol::BySize ? send.bytes <= eager_threshold
+                                                 : send.protocol == Call::Protocol::Eager;
+}
+
+// Before blocking on a rendezvous send, the library completes the receives already posted in the same
+// context: its partner may be waiting for one of them (the progress MPI makes inside any blocking call).
+// Contexts as MPI's communicators: the program's tags (>= 0) are one, each collective (its own negative
+// tag) another, so a receive the program posted before a collective is not forced to complete inside it
+// (its sender may send only after the collective).
+void MessageExpander::serve_posted_receives(const Call& site, int tag, std::vector<Op>& out) {
+  auto context = [](int t) { return t < 0 && t != kAnyTag ? t : 0; };
+  Emitter emit(pe_, out, *flags_);
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (it->second.call.kind != Call::Kind::Recv || context(it->second.call.tag) != context(tag)) {
+      ++it;
+      continue;
+    }
+    emit.receive(it->second.matched, site);
+    it = pending_.erase(it);
+  }
+}
+
+void MessageExpander::finish_request(const Posted& p, const Call& site, std::vector<Op>& out) {
+  if (p.call.kind == Call::Kind::Recv) return Emitter(pe_, out, *flags_).receive(p.matched, site);
+  if (!p.matched.eager) serve_posted_receives(site, p.call.tag, out);
+  Emitter(pe_, out, *flags_).send_finish(p.call, p.matched, site);
+}
+
+void MessageExpander::feed(const Call& c, const Matched& m, std::vector<Op>& out) {
+  Emitter emit(pe_, out, *flags_);
+  switch (c.kind) {
+    case Call::Kind::Shmem:
+      emit.passthrough(c);
+      break;
+    case Call::Kind::Send:
+      emit.send_start(c, m);
+      if (c.blocking)
+        finish_request({c, m}, c, out);
+      else
+        pending_[c.request] = {c, m};
+      break;
+    case Call::Kind::Recv:
+      if (c.blocking)
+        emit.receive(m, c);
+      else
+        pending_[c.request] = {c, m};
+      break;
+    case Call::Kind::WaitRequest: {
+      auto it = pending_.find(c.request);
+      if (it == pending_.end()) break;  // already completed while serving an earlier wait
+      const Posted p = std::move(it->second);
+      pending_.erase(it);
+      finish_request(p, c, out);
+      break;
+    }
+    case Call::Kind::WaitAll: {  // its receives before its sends
+      std::map<int, Posted> all;
+      all.swap(pending_);
+      for (const auto& [request, p] : all)
+        if (p.call.kind == Call::Kind::Recv) finish_request(p, c, out);
+      for (const auto& [request, p] : all)
+        if (p.call.kind == Call::Kind::Send) finish_request(p, c, out);
+      break;
+    }
+  }
+}
+
+void MessageExpander::finish(std::vector<Op>& out) {
+  std::map<int, Posted> left;
+  left.swap(pending_);
+  for (const auto& [request, p] : left) finish_request(p, p.call, out);  // by the program's end (finalize)
+}
+
 namespace {
 // `owned`, when given, is `programs` itself, whose PEs' calls are freed as soon as they are expanded
 // (a large trace's calls and their operations are never all held at once).
@@ -178,73 +241,9 @@ std::vector<Op> expand(const std::vector<std::vector<Call>>& programs, double ea
   }
   std::vector<Op> ops;
   for (size_t pe = 0; pe < programs.size(); ++pe) {
-    const std::vector<Call>& program = programs[pe];
-    Emitter emit(static_cast<int>(pe), ops, flags);
-    std::map<int, size_t> pending;  // request -> index of its isend/irecv, in request order
-    auto is_rendezvous_send = [&](size_t i) { return program[i].kind == Call::Kind::Send && !matched[pe][i].eager; };
-    // Before blocking on a rendezvous send, the library completes the receives already posted in the
-    // same context: its partner may be waiting for one of them (the progress MPI makes inside any
-    // blocking call). Contexts as MPI's communicators: the program's tags (>= 0) are one, each
-    // collective (its own negative tag) another, so a receive the program posted before a collective
-    // is not forced to complete inside it (its sender may send only after the collective).
-    auto context = [](int tag) { return tag < 0 && tag != kAnyTag ? tag : 0; };
-    auto serve_posted_receives = [&](const Call& site, int tag) {
-      for (auto it = pending.begin(); it != pending.end();) {
-        if (program[it->second].kind != Call::Kind::Recv || context(program[it->second].tag) != context(tag)) {
-          ++it;
-          continue;
-        }
-        emit.receive(matched[pe][it->second], site);
-        it = pending.erase(it);
-      }
-    };
-    auto finish = [&](size_t i, const Call& site) {
-      const Call& c = program[i];
-      if (c.kind == Call::Kind::Recv) return emit.receive(matched[pe][i], site);
-      if (is_rendezvous_send(i)) serve_posted_receives(site, c.tag);
-      emit.send_finish(c, matched[pe][i], site);
-    };
-    for (size_t i = 0; i < program.size(); ++i) {
-      const Call& c = program[i];
-      switch (c.kind) {
-        case Call::Kind::Shmem:
-          emit.passthrough(c);
-          break;
-        case Call::Kind::Send:
-          emit.send_start(c, matched[pe][i]);
-          if (c.blocking)
-            finish(i, c);
-          else
-            pending[c.request] = i;
-          break;
-        case Call::Kind::Recv:
-          if (c.blocking)
-            emit.receive(matched[pe][i], c);
-          else
-            pending[c.request] = i;
-          break;
-        case Call::Kind::WaitRequest: {
-          auto it = pending.find(c.request);
-          if (it == pending.end()) break;  // already completed while serving an earlier wait
-          const size_t index = it->second;
-          pending.erase(it);
-          finish(index, c);
-          break;
-        }
-        case Call::Kind::WaitAll: {
-          std::map<int, size_t> all;
-          all.swap(pending);
-          for (const auto& [request, index] : all)
-            if (program[index].kind == Call::Kind::Recv) finish(index, c);
-          for (const auto& [request, index] : all)
-            if (program[index].kind == Call::Kind::Send) finish(index, c);
-          break;
-        }
-      }
-    }
-    std::map<int, size_t> left;
-    left.swap(pending);
-    for (const auto& [request, index] : left) finish(index, program[index]);  // by the program's end (finalize)
+    MessageExpander expander(static_cast<int>(pe), flags);
+    for (size_t i = 0; i < programs[pe].size(); ++i) expander.feed(programs[pe][i], matched[pe][i], ops);
+    expander.finish(ops);
     std::vector<Matched>().swap(matched[pe]);
     if (owned) std::vector<Call>().swap((*owned)[pe]);
   }

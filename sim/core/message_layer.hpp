@@ -34,6 +34,7 @@
 // channel completes once k of them have arrived. A send's protocol is its Call::protocol (MPI_Ssend
 // always rendezvous, MPI_Bsend always eager) or, by default, its size against eager_threshold.
 #pragma once
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -87,6 +88,43 @@ constexpr double kControlBytes = 8;
 // other negative numbers.
 constexpr int kAnySource = -1;
 constexpr int kAnyTag = -2147483647 - 1;  // a request or acknowledgement of the rendezvous: one signalled word
+
+// What a send or receive was matched with: the message's bytes (the sender's count), and the source and
+// tag the receive actually takes (a wildcard receive learns them here).
+struct Matched {
+  double bytes = 0;
+  int source = -1;
+  int tag = 0;
+  bool eager = true;  // the protocol the message travels by (Call::protocol, or its size)
+  bool null = false;  // a receive from MPI_PROC_NULL: no message
+};
+
+// The protocol a send travels by: its Call::protocol, or by default its size against the threshold.
+bool travels_eager(const Call& send, double eager_threshold);
+
+// Expands one PE's calls, one at a time in program order, into its SHMEM operations (the semantics
+// above): the one expansion both the whole-trace path (expand_messages) and the streaming replay use.
+class MessageExpander {
+ public:
+  MessageExpander(int pe, InternTable& flags) : pe_(pe), flags_(&flags) {}
+  // Appends the operations of call `c` to `out`; `m` is its match when `c` is a send or receive.
+  void feed(const Call& c, const Matched& m, std::vector<Op>& out);
+  // Appends the completion of the requests never waited for (as MPI_Finalize completes them).
+  void finish(std::vector<Op>& out);
+  // Requests posted and not yet completed.
+  size_t pending() const { return pending_.size(); }
+
+ private:
+  struct Posted {
+    Call call;
+    Matched matched;
+  };
+  void finish_request(const Posted& p, const Call& site, std::vector<Op>& out);
+  void serve_posted_receives(const Call& site, int tag, std::vector<Op>& out);
+  int pe_;
+  InternTable* flags_;
+  std::map<int, Posted> pending_;  // request -> its isend/irecv, in request order
+};
 
 // Expands every PE's calls (programs[pe]) into SHMEM operations, PE by PE in program order, interning
 // the layer's flags ("mp.eager s t", ...) into `flags`, the table the Shmem calls' own flags are in.

@@ -13,6 +13,7 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
       transport_(transport),
       workload_(workload),
       records_(static_cast<size_t>(workload.pes)),
+      last_end_(workload.summed_records ? static_cast<size_t>(workload.pes) : 0, 0.0),
       step_unit_(workload.step_unit) {
   auto programs = workload.program_indices();
   pes_.resize(static_cast<size_t>(workload.pes));
@@ -38,6 +39,14 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
                                     "a background job (--background)");
     }
   }
+  if (workload.source) {
+    for (int pe = 0; pe < workload.source->pes(); ++pe) {
+      Pe& s = pes_[static_cast<size_t>(pe)];
+      if (!s.program.empty()) throw std::logic_error("a streamed PE has operations of its own");
+      s.streamed = true;
+      workload.source->next_ops(pe, s.window);
+    }
+  }
   for (size_t j = 0; j < workload.job_first_pe.size(); ++j)
     jobs_.push_back({workload.job_first_pe[j], workload.job_size(static_cast<int>(j)), 0});
   for (int pe = 0; pe < workload.pes; ++pe) job_of_.push_back(workload.job_of(pe));
@@ -56,26 +65,62 @@ void PeInterpreter::start() {
 void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then,
                              FlowNote note) {
   const double start = transport_.now();
-  transport_.after(cost_.latency(src, dst), [this, src, dst, bytes, kind, iteration, start, note,
-                                             then = std::move(then)]() mutable {
-    const double flow_start = transport_.now();
-    transport_.flow(src, dst, bytes, kind,
-                    [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
-                      if (note.pe >= 0) {
-                        const double flow = transport_.now() - flow_start;
-                        Pe& owner = pes_[static_cast<size_t>(note.pe)];
-                        if (owner.executed > note.seq)  // the call has returned (a non-blocking put)
-                          records_[static_cast<size_t>(note.pe)][note.record].flow += flow;
-                        else
-                          owner.flow_time = flow;
-                      }
-                      if (iteration >= 0) {
-                        const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
-                        transfers_.push_back({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
-                      }
-                      then();
-                    });
-  });
+  transport_.after(
+      cost_.latency(src, dst), [this, src, dst, bytes, kind, iteration, start, note, then = std::move(then)]() mutable {
+        const double flow_start = transport_.now();
+        transport_.flow(src, dst, bytes, kind,
+                        [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
+                          if (note.pe >= 0) {
+                            const double flow = transport_.now() - flow_start;
+                            Pe& owner = pes_[static_cast<size_t>(note.pe)];
+                            if (owner.executed > note.seq)  // the call has returned (a non-blocking put)
+                              records_[static_cast<size_t>(note.pe)][note.record].flow += flow;
+                            else
+                              owner.flow_time = flow;
+                          }
+                          if (iteration >= 0) {
+                            const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
+                            add_transfer({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
+                          }
+                          then();
+                        });
+      });
+}
+
+void PeInterpreter::add_transfer(const Transfer& t) {
+  if (!workload_.summed_records) return transfers_.push_back(t);
+  // One transfer per pair, direction, measurement and mover: its bytes summed, its end its start plus
+  // the transfers' durations summed (so bytes / (end - start) is their mean rate).
+  const uint64_t key = (static_cast<uint64_t>(t.src) << 40) ^ (static_cast<uint64_t>(t.dst) << 16) ^
+                       (static_cast<uint64_t>(t.iteration & 0x7fff) << 1) ^ static_cast<uint64_t>(t.initiator == t.dst);
+  const auto [it, made] = summed_transfers_.try_emplace(key, transfers_.size());
+  if (made) return transfers_.push_back(t);
+  Transfer& sum = transfers_[it->second];
+  sum.bytes += t.bytes;
+  sum.end += t.end - t.start;
+}
+
+size_t PeInterpreter::summed_record(int pe, const Op& op) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  const uint64_t key = (static_cast<uint64_t>(op.label) << 32) ^ (static_cast<uint64_t>(op.kind) << 24) ^
+                       static_cast<uint64_t>(op.iteration & 0xffffff);
+  auto& recs = records_[static_cast<size_t>(pe)];
+  const auto [it, made] = s.summed.try_emplace(key, static_cast<uint32_t>(recs.size()));
+  if (made) {
+    OpRecord r{op.step, op.iteration, op.label, op.kind, pe, op.peer, 0, s.op_start, s.op_start, 0, false};
+    r.repeats = 0;
+    recs.push_back(r);
+  }
+  return it->second;
+}
+
+void PeInterpreter::step_on(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  ++s.next;
+  if (!s.streamed || s.next < s.window.size()) return;
+  s.window.clear();
+  s.next = 0;
+  workload_.source->next_ops(pe, s.window);  // nothing more: the window stays empty, at its end
 }
 
 void PeInterpreter::advance(int pe) {
@@ -95,6 +140,8 @@ const PeInterpreter::Loop* PeInterpreter::current_loop(const Pe& s) const {
 
 size_t PeInterpreter::record_index(int pe) const {
   const Pe& s = pes_[static_cast<size_t>(pe)];
+  if (workload_.summed_records)  // made when the operation started (note_of), found here
+    return const_cast<PeInterpreter*>(this)->summed_record(pe, op_at(s));
   const Loop* l = current_loop(s);
   if (l != nullptr && s.repetition > 0) return s.loop_record + (s.next - l->begin);
   return records_[static_cast<size_t>(pe)].size();
@@ -127,12 +174,21 @@ void PeInterpreter::finished(int pe) {
 
 void PeInterpreter::record(int pe) {
   Pe& s = pes_[static_cast<size_t>(pe)];
-  if (s.next == s.program.size()) return finished(pe);  // the final quiet
+  if (at_end(s)) return finished(pe);  // the final quiet
   const Op& op = op_at(s);
   const bool background = op.kind == OpKind::Put && !op.complete && op.peer != pe;
   auto& recs = records_[static_cast<size_t>(pe)];
   const Loop* loop = current_loop(s);
-  if (loop != nullptr && s.repetition > 0) {  // a later repetition: summed into the first's record
+  if (workload_.summed_records) {  // one record per label, kind and measurement: durations summed
+    last_end_[static_cast<size_t>(pe)] = transport_.now();
+    OpRecord& r = recs[summed_record(pe, op)];
+    r.end += transport_.now() - s.op_start;
+    r.flow += s.flow_time;
+    ++r.repeats;
+    r.bytes = std::max(r.bytes, op.bytes);  // one call's, as a repeated record's: the largest
+    if (r.peer != op.peer) r.peer = -1;
+    r.background = r.background || background;
+  } else if (loop != nullptr && s.repetition > 0) {  // a later repetition: summed into the first's record
     OpRecord& r = recs[s.loop_record + (s.next - loop->begin)];
     r.end += transport_.now() - s.op_start;
     r.flow += s.flow_time;
@@ -143,7 +199,7 @@ void PeInterpreter::record(int pe) {
                     s.flow_time, background});
   }
   ++s.executed;
-  ++s.next;
+  step_on(pe);
   if (loop != nullptr && s.next == loop->end) {
     ++s.repetition;
     const bool again = loop->count > 0 ? s.repetition < loop->count : main_left_ > 0;
@@ -163,7 +219,7 @@ void PeInterpreter::complete_op(int pe) {
 
 bool PeInterpreter::start_op(int pe) {
   Pe& s = pes_[static_cast<size_t>(pe)];
-  if (s.next == s.program.size()) {  // a PE's program ends when its files are closed and its puts delivered
+  if (at_end(s)) {  // a PE's program ends when its files are closed and its puts delivered
     if (io_ && !s.files_closed) {
       s.files_closed = true;
       if (!io_->idle(pe)) {
@@ -391,6 +447,8 @@ RunResult PeInterpreter::take_result() {
   r.labels = workload_.labels;
   r.transfers = std::move(transfers_);
   sort_transfers(r.transfers);
+  r.summed = workload_.summed_records;
+  if (r.summed) r.last_end = std::move(last_end_);
   r.placement = cost_.placement().description();
   r.main_job_end = main_end_;
   if (io_) r.io = io_->stats();
@@ -402,7 +460,8 @@ std::string PeInterpreter::stuck() const {
   for (size_t pe = 0; pe < pes_.size(); ++pe) {
     const Pe& s = pes_[pe];
     if (s.finished) continue;
-    out += stuck_line(pe, s.next < s.program.size() ? describe_op(op_at(s), step_unit_, workload_.flags) : kFinalQuiet);
+    const InternTable& flags = s.streamed ? workload_.source->flags() : workload_.flags;
+    out += stuck_line(pe, !at_end(s) ? describe_op(op_at(s), step_unit_, flags) : kFinalQuiet);
   }
   return out;
 }

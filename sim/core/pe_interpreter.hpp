@@ -24,12 +24,15 @@
 //   write, read, close: file calls over the machine's I/O nodes (io_layer.hpp); a program ends by
 //                closing the files it left open.
 // Repeated blocks (Workload::repeats) run again from their first operation; their records are summed.
+// A workload with a source (Workload::source) hands its PEs their operations as they reach them, a few
+// at a time; with summed_records the records and transfers are sums kept as the run goes.
 #pragma once
 #include <map>
 #include <memory>
 #include <random>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/cost_model.hpp"
@@ -74,19 +77,22 @@ class PeInterpreter {
     size_t repeat = 0;  // its Workload::repeats entry
   };
   struct Pe {
-    std::vector<uint32_t> program;            // indices into the workload's ops
-    size_t next = 0;                          // position of the operation under way (program.size(): the final quiet)
-    std::vector<Loop> loops;                  // in program order
-    size_t loop = 0;                          // the next or current loop
-    int repetition = 0;                       // of the current loop (0: the first, whose records are kept)
-    size_t loop_record = 0;                   // the record of the loop's first operation
-    uint64_t executed = 0;                    // operations returned so far (repetitions counted)
-    bool files_closed = false;                // the program's end has closed the PE's files
-    std::unique_ptr<std::mt19937_64> random;  // exponential compute draws, made on first use
-    double op_start = 0;                      // when it started
-    double flow_time = 0;                     // its data's own flow time so far (OpRecord::flow)
-    int in_flight = 0;                        // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
-    Callback when_quiet;                      // set while blocked until in_flight is 0: what runs then
+    std::vector<uint32_t> program;  // indices into the workload's ops
+    size_t next = 0;                // position of the operation under way (program.size(): the final quiet)
+    bool streamed = false;          // its operations come from the workload's source, into `window`
+    std::vector<Op> window;         // streamed: the operations fetched and not yet run (next indexes it)
+    std::unordered_map<uint64_t, uint32_t> summed;  // summed_records: (label, kind, iteration) -> its record
+    std::vector<Loop> loops;                        // in program order
+    size_t loop = 0;                                // the next or current loop
+    int repetition = 0;                             // of the current loop (0: the first, whose records are kept)
+    size_t loop_record = 0;                         // the record of the loop's first operation
+    uint64_t executed = 0;                          // operations returned so far (repetitions counted)
+    bool files_closed = false;                      // the program's end has closed the PE's files
+    std::unique_ptr<std::mt19937_64> random;        // exponential compute draws, made on first use
+    double op_start = 0;                            // when it started
+    double flow_time = 0;                           // its data's own flow time so far (OpRecord::flow)
+    int in_flight = 0;    // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
+    Callback when_quiet;  // set while blocked until in_flight is 0: what runs then
     bool finished = false;
     NameId waiting_flag = kNoName;    // blocked in wait on this flag (Workload::flags id) unless kNoName
     std::map<NameId, int> signalled;  // flag id -> signals not yet consumed
@@ -134,7 +140,14 @@ class PeInterpreter {
   void signal(int pe, NameId flag);
   // "" when every PE finished; else one line per PE that did not, naming what it waits in.
   std::string stuck() const;
-  const Op& op_at(const Pe& s) const { return workload_.ops[s.program[s.next]]; }
+  const Op& op_at(const Pe& s) const { return s.streamed ? s.window[s.next] : workload_.ops[s.program[s.next]]; }
+  // Whether the PE has run its last operation (what remains is the final quiet).
+  static bool at_end(const Pe& s) { return s.next == (s.streamed ? s.window.size() : s.program.size()); }
+  // Moves to the PE's next operation, fetching more from the source when its window is used up.
+  void step_on(int pe);
+  // summed_records: the record operation `op` of `pe` is summed into (made on first use).
+  size_t summed_record(int pe, const Op& op);
+  void add_transfer(const Transfer& t);
 
   const CostModel& cost_;
   Transport& transport_;
@@ -143,12 +156,14 @@ class PeInterpreter {
   std::vector<Job> jobs_;
   std::vector<int> job_of_;
   std::vector<std::vector<OpRecord>> records_;
-  std::string step_unit_;  // what Op::step counts, for the deadlock report
+  std::vector<double> last_end_;  // summed_records: when each PE's last operation ended
+  std::string step_unit_;         // what Op::step counts, for the deadlock report
   std::vector<Transfer> transfers_;
-  double end_time_ = 0;          // when the last PE finished
-  int main_left_ = 0;            // PEs of the main job not finished yet
-  double main_end_ = 0;          // when the main job's last PE finished
-  std::unique_ptr<IoLayer> io_;  // on a machine with I/O nodes
+  std::unordered_map<uint64_t, size_t> summed_transfers_;  // summed_records: (src, dst, iteration, pulled) -> index
+  double end_time_ = 0;                                    // when the last PE finished
+  int main_left_ = 0;                                      // PEs of the main job not finished yet
+  double main_end_ = 0;                                    // when the main job's last PE finished
+  std::unique_ptr<IoLayer> io_;                            // on a machine with I/O nodes
 };
 
 }  // namespace t3sim::core

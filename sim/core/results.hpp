@@ -73,6 +73,13 @@ struct RunResult {
   // When every PE of the main job (job 0) had finished: the makespan without a background job's tail.
   double main_job_end = 0;
   IoStats io;  // file I/O (io_layer.hpp), when the workload has any
+  // Records and transfers are sums (Workload::summed_records, a streamed trace's replay): a record per PE,
+  // label, kind and measurement (OpRecord::repeats calls; `end` its start plus their durations summed,
+  // `bytes` the largest call's, `peer` -1 when they differ) and a transfer per pair, direction, measurement and
+  // mover (`bytes` summed, `end` its start plus their durations summed).
+  bool summed = false;
+  // summed: when each PE's last operation ended (a summed record's `end` is not), by PE.
+  std::vector<double> last_end;
 };
 
 void sort_records(std::vector<OpRecord>& records);

@@ -37,7 +37,7 @@ std::vector<PeTime> time_split(const RunResult& run, int job_pes) {
         t.waiting += r.duration();
         break;
     }
-    t.end = std::max(t.end, r.end);
+    t.end = std::max(t.end, run.summed ? run.last_end[static_cast<size_t>(r.pe)] : r.end);
   }
   return split;
 }

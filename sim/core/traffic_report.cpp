@@ -39,7 +39,7 @@ TrafficReport traffic_report(const MachineSpec& m, const JobPlacement& placement
     if (!label.empty() && r.label != wanted) continue;
     PeSpan& s = spans[r.iteration][r.pe];
     s.start = std::min(s.start, r.start);
-    s.end = std::max(s.end, r.end);
+    s.end = std::max(s.end, run.summed ? run.last_end[static_cast<size_t>(r.pe)] : r.end);
     size_of[r.iteration] = std::max(size_of[r.iteration], r.bytes);
   }
   std::map<int, std::map<int, double>> sent;  // iteration -> pe -> bytes

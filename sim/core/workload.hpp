@@ -2,6 +2,7 @@
 // is one operation that every PE of the job runs. Bytes, seconds and flops in SI units.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,25 @@ constexpr const char* kBackgroundPrefix = "background.";
 // run near 11 GB; 16M is 18 sizes of all-to-all on 532 PEs, or one size on 2048.
 constexpr double kMaxOperations = 16e6;
 
+// Operations generated as the run reaches them: a replay of a large trace holds, instead of every
+// operation, only each PE's next few (a SimGrid TI trace of millions of lines, sim/io/ti_trace_stream.hpp).
+// PEs 0 .. pes()-1 of a workload with a source take their operations from it; the workload's own ops
+// (a background job's) are for the PEs after them.
+class OpSource {
+ public:
+  virtual ~OpSource() = default;
+  virtual int pes() const = 0;
+  // Appends PE `pe`'s next operations, in program order (at least one), to `out`; false, appending
+  // nothing, when its program has ended. Each PE's operations come in the order it runs them, and a
+  // PE's calls may be interleaved with any other's.
+  virtual bool next_ops(int pe, std::vector<Op>& out) = 0;
+  // The names of the operations' flags: grows as operations are generated (an Op::flag is an id here).
+  virtual const InternTable& flags() const = 0;
+  // One operation for each distinct (pe, peer, kind, message_data) of PE-to-PE operations the source
+  // will generate (a superset is allowed): what the drivers route before the run starts.
+  virtual const std::vector<Op>& peer_operations() const = 0;
+};
+
 struct Workload;
 // The main job with a background job after it: the background's PEs follow the main job's, its
 // barriers span only its own PEs, and its labels start with kBackgroundPrefix, so reports of the main
@@ -123,6 +143,12 @@ struct Workload {
   std::string pattern;               // the pattern the ops come from ("swap", "neighbor", ...), "" for steps
   std::vector<int> job_first_pe{0};  // jobs are consecutive PE ranges; a barrier spans one job
   std::string step_unit = "step";    // what Op::step counts, for messages: "step" or, for a trace, "line"
+  // When set, PEs 0 .. source->pes()-1 take their operations from it as the run reaches them (none of
+  // them in `ops`), and a run's records and transfers are sums (summed_records).
+  std::shared_ptr<OpSource> source;
+  // Records are summed per PE, label, kind and measurement, and transfers per pair, direction,
+  // measurement and mover, as the run goes (RunResult::summed): memory does not grow with operations.
+  bool summed_records = false;
 
   int job_of(int pe) const;
   int job_size(int job) const;
@@ -138,6 +164,16 @@ struct Workload {
     return op.kind != OpKind::Write && op.kind != OpKind::Read && op.kind != OpKind::Close;
   }
   bool has_io() const;
+  // Calls f(op) for every PE-to-PE operation's kind of pairing: the ops, and the source's
+  // peer_operations.
+  template <class F>
+  void for_each_peer_operation(F&& f) const;
 };
 
+template <class F>
+void Workload::for_each_peer_operation(F&& f) const {
+  for (const Op& op : ops) f(op);
+  if (source)
+    for (const Op& op : source->peer_operations()) f(op);
+}
 }  // namespace t3sim::core

@@ -59,15 +59,15 @@ void add_routes(PlatformBuilder& platform, const core::MachineSpec& machine, con
     platform.add_pair(pe, server, write ? core::FlowKind::IoData : core::FlowKind::GetRequest);
     if (!write) platform.add_pair(server, pe, core::FlowKind::IoData);
   });
-  for (const core::Op& op : workload.ops) {
-    if (op.peer < 0 || op.peer == op.pe || !core::Workload::peer_is_pe(op)) continue;
+  workload.for_each_peer_operation([&](const core::Op& op) {
+    if (op.peer < 0 || op.peer == op.pe || !core::Workload::peer_is_pe(op)) return;
     if (op.kind == core::OpKind::Get || op.kind == core::OpKind::Atomic) {
       platform.add_pair(op.pe, op.peer, core::FlowKind::GetRequest);
       platform.add_pair(op.peer, op.pe, op.message_data ? core::FlowKind::MessageData : core::FlowKind::GetData);
     } else if (op.kind == core::OpKind::Put) {
       platform.add_pair(op.pe, op.peer, core::FlowKind::Put);
     }
-  }
+  });
   platform.seal();
 }
 
@@ -81,8 +81,9 @@ void check_routable(const core::CostModel& cost, const core::Workload& workload)
     for (const auto& [a, b] : {std::pair{pe, peer}, std::pair{peer, pe}})
       if (seen.insert({placement.node_of(a), placement.node_of(b)}).second) cost.hops(a, b);  // throws UnroutablePair
   };
-  for (const core::Op& op : workload.ops)
+  workload.for_each_peer_operation([&](const core::Op& op) {
     if (op.peer >= 0 && op.peer != op.pe && core::Workload::peer_is_pe(op)) check(op.pe, op.peer);
+  });
   for_io_pairs(cost.machine(), workload, [&](int pe, int server, bool) { check(pe, server); });
 }
 

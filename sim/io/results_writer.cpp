@@ -271,10 +271,23 @@ core::RunResult parse_results_json(const std::string& text) {
   return r;
 }
 
+namespace {
+// A summed run (RunResult::summed) counts its calls, and says into how many records they were summed.
+std::string operations_line(const core::RunResult& r) {
+  if (!r.summed) return fmt::format("operations {}  data movements {}\n", r.records.size(), r.transfers.size());
+  double calls = 0;
+  for (const core::OpRecord& rec : r.records) calls += rec.repeats;
+  return fmt::format(
+      "operations {:.0f}, summed into {} records (per PE, label and kind)  data movements summed "
+      "into {} (per pair and direction)\n",
+      calls, r.records.size(), r.transfers.size());
+}
+}  // namespace
+
 std::string trace_summary(const core::RunResult& r, const std::vector<core::PeTime>& split) {
   std::string out = fmt::format("machine {}  profile {}  trace {}  pes {} ({})  makespan {:.3f} us\n", r.machine,
                                 r.profile, r.workload, r.pes, r.placement, r.makespan * 1e6);
-  out += fmt::format("operations {}  data movements {}\n", r.records.size(), r.transfers.size());
+  out += operations_line(r);
   const core::TimeSplitSummary s = core::summarise(split);
   out += fmt::format("{:<15} {:>12} {:>12} {:>12} {:>12}\n", "time per PE, us", "min", "median", "mean", "max");
   auto row = [&](const char* name, const core::Distribution& d) {

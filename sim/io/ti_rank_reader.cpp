@@ -77,8 +77,9 @@ struct TiRankReader::Line {
   TraceProgram::Where at;
 };
 
-TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts, std::vector<TiLine> lines)
-    : out_(out), rank_(rank), texts_(texts), lines_(std::move(lines)) {
+TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts,
+                           const std::vector<TiLine>& lines)
+    : out_(out), rank_(rank), texts_(texts), lines_(&lines) {
   // For `Start`: the tags of receives from itself, the Starts naming the caller and the waits and
   // tests of requests the caller receives: (line index, source as written, tag as written).
   const std::string me = std::to_string(rank_);
@@ -125,7 +126,7 @@ TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceT
 
 void TiRankReader::for_each_line(const std::function<void(const Line&)>& f) {
   line_index_ = 0;
-  for (const auto& [file, ref] : lines_) {
+  for (const auto& [file, ref] : *lines_) {
     const TraceText& t = texts_[static_cast<size_t>(file)];
     const TraceLine line = t.line(ref);  // tokenized on each pass: the rank's lines are not kept so
     f(Line(t.path, file, line));
@@ -177,13 +178,28 @@ double TiRankReader::type_bytes(const Line& l, size_t i) {
 }
 
 void TiRankReader::read(const std::vector<CollectiveInstance>& plan) {
+  start_reading(plan);
+  while (read_next()) {
+  }
+}
+
+void TiRankReader::start_reading(const std::vector<CollectiveInstance>& plan) {
   plan_ = &plan;
-  for_each_line([&](const Line& l) {
-    out_.begin_line();
-    act(l);
-    out_.end_line(l.at);
-  });
-  std::vector<TiLine>().swap(lines_);  // read once: a large trace's index is tens of MB
+  line_index_ = 0;
+  collectives_read_ = 0;
+}
+
+bool TiRankReader::read_next() {
+  if (line_index_ == lines_->size()) return false;
+  const auto& [file, ref] = (*lines_)[line_index_];
+  const TraceText& t = texts_[static_cast<size_t>(file)];
+  const TraceLine line = t.line(ref);
+  const Line l(t.path, file, line);
+  out_.begin_line();
+  act(l);
+  out_.end_line(l.at);
+  ++line_index_;
+  return true;
 }
 
 void TiRankReader::act(const Line& l) {

@@ -29,11 +29,15 @@ using TiLine = std::pair<int, TraceText::Line>;
 
 class TiRankReader {
  public:
-  TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts, std::vector<TiLine> lines);
+  // `lines` (the rank's, in order) must outlive the reader.
+  TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts, const std::vector<TiLine>& lines);
   // The rank's collectives, for plan_collectives (taken: the reader keeps no copy).
   std::vector<CollectiveVote> take_votes() { return std::move(votes_); }
   // `plan`: the instance each of the rank's collectives belongs to (plan_collectives).
   void read(const std::vector<CollectiveInstance>& plan);
+  // The same a line at a time (the streamed replay): start_reading, then read_next until it is false.
+  void start_reading(const std::vector<CollectiveInstance>& plan);
+  bool read_next();
 
  private:
   struct Line;  // a line being read
@@ -58,7 +62,7 @@ class TiRankReader {
   TraceProgram& out_;
   int rank_;
   const std::vector<TraceText>& texts_;
-  std::vector<TiLine> lines_;
+  const std::vector<TiLine>* lines_;
   double default_type_ = 1;
   TiRequests requests_;
   std::set<std::string> self_receive_tags_;  // as written

@@ -40,7 +40,7 @@ int rank_at(const TraceText& t, const TraceText::Line& l) {
 
 }  // namespace
 
-LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, double max_operations, bool strict) {
+TiTraceText read_ti_trace_text(const std::string& path) {
   // Traces are kept as their text, 16 bytes a line besides (trace_lines.hpp): texts[i] is files[i].
   std::vector<TraceText> texts;
   texts.push_back(read_trace_text(path, kMaxTraceBytes));
@@ -90,17 +90,33 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
       throw InputError({path, 0, 0}, "rank",
                        fmt::format("rank {} has no actions, though ranks up to {} do", rank, ranks - 1));
 
+  TiTraceText out;
+  out.texts = std::move(texts);
+  out.files = std::move(files);
+  out.per_rank = std::move(per_rank);
+  return out;
+}
+
+LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, double max_operations, bool strict) {
+  TiTraceText trace = read_ti_trace_text(path);
+  const int ranks = trace.ranks();
+  const std::vector<TraceText>& texts = trace.texts;
+  const std::vector<std::string>& files = trace.files;
   TraceProgram program(ranks, files, max_operations, strict);
   std::vector<TiRankReader> readers;
   std::vector<std::vector<CollectiveVote>> votes;
   readers.reserve(static_cast<size_t>(ranks));
   for (int rank = 0; rank < ranks; ++rank) {
-    readers.emplace_back(program, rank, texts, std::move(per_rank[static_cast<size_t>(rank)]));
+    readers.emplace_back(program, rank, texts, trace.per_rank[static_cast<size_t>(rank)]);
     votes.push_back(readers.back().take_votes());
   }
   const CollectivePlan plan = plan_collectives(votes, program);
-  for (size_t rank = 0; rank < readers.size(); ++rank) readers[rank].read(plan[rank]);  // each frees its lines
-  std::vector<TraceText>().swap(texts);                                                 // the calls are made
+  for (size_t rank = 0; rank < readers.size(); ++rank) {
+    readers[rank].read(plan[rank]);
+    std::vector<TiLine>().swap(trace.per_rank[rank]);  // read once: a large trace's index is tens of MB
+  }
+  readers.clear();
+  std::vector<TraceText>().swap(trace.texts);  // the calls are made
   LoadedWorkload out;
   out.workload = program.finish(std::filesystem::path(path).stem().string(),
                                 fmt::format("SimGrid time-independent trace of {} ranks", ranks), eager_threshold);

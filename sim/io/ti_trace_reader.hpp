@@ -13,8 +13,19 @@
 
 namespace t3sim::io {
 
-// `strict`: every warning (LoadedWorkload::account) is an error.
+// `strict`: every warning (LoadedWorkload::account) is an error. The whole trace is expanded into the
+// workload's operations before the run (a test's oracle for the streamed replay, ti_trace_stream.hpp,
+// which `run --trace` uses).
 LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold,
                              double max_operations = core::kMaxOperations, bool strict = false);
+
+// A trace's text and its lines grouped by rank: texts[i] is files[i]; the lines keep their order.
+struct TiTraceText {
+  std::vector<TraceText> texts;  // their line lists freed: per_rank has them
+  std::vector<std::string> files;
+  std::vector<std::vector<TiLine>> per_rank;
+  int ranks() const { return static_cast<int>(per_rank.size()); }
+};
+TiTraceText read_ti_trace_text(const std::string& path);
 
 }  // namespace t3sim::io

@@ -28,6 +28,7 @@ void TraceProgram::end_line(const Where& at) {
 
 void TraceProgram::warn(const SourcePos& pos, const std::string& key, const std::string& what,
                         const std::string& detail) {
+  if (replay_) return;
   if (strict_)
     throw InputError(pos, key, what + (detail.empty() ? "" : " (" + detail + ")") + " (an error under --strict)");
   for (TraceWarning& w : account_.warnings)
@@ -51,6 +52,7 @@ core::Call TraceProgram::call(core::Call::Kind kind, const Where& at) {
 }
 
 void TraceProgram::count(const Where& at) {
+  if (replay_) return;
   if (++calls_ > max_calls_)
     throw InputError({files_[static_cast<size_t>(at.file)], at.line, 0}, at.label,
                      fmt::format("the trace expands to more than the limit of {:.3g} operations (a run needs "
@@ -91,10 +93,11 @@ void TraceProgram::wait_all(int pe, const Where& at) {
 }
 
 void TraceProgram::collective(int pe, const core::CollectiveCall& c, const Where& at) {
-  auto& uses = collectives_[static_cast<size_t>(pe)];
-  uses.push_back({c.kind, at});
   // the PE's k-th collective is instance k on every PE: finish() checks they all run the same ones
-  collective_instance(pe, c, at, {}, static_cast<int>(uses.size()) - 1);
+  // (the replay of a checked program keeps only their count)
+  auto& uses = collectives_[static_cast<size_t>(pe)];
+  if (!replay_) uses.push_back({c.kind, at});
+  collective_instance(pe, c, at, {}, collectives_made_[static_cast<size_t>(pe)]++);
 }
 
 void TraceProgram::collective_instance(int pe, core::CollectiveCall c, const Where& at, const std::vector<int>& group,
@@ -127,7 +130,21 @@ void TraceProgram::collective_instance(int pe, core::CollectiveCall c, const Whe
   for (size_t i = before; i < program.size(); ++i) count(at);
 }
 
-core::Workload TraceProgram::finish(const std::string& name, const std::string& doc, double eager_threshold) {
+TraceProgram TraceProgram::replay_of(const TraceProgram& first) {
+  TraceProgram p(first.pes(), first.files_, first.max_calls_, false);
+  p.flags_ = first.flags_;
+  p.labels_ = first.labels_;
+  p.replay_ = true;
+  return p;
+}
+
+void TraceProgram::null_receives(size_t received) {
+  if (received == 0) return;  // lines read as receives that turned out to be from MPI_PROC_NULL
+  account_.replayed -= received;
+  account_.no_cost["receive from -333 that no send matches (MPI_PROC_NULL)"] += received;
+}
+
+void TraceProgram::check_collectives() const {
   auto located = [&](const Where& at) { return SourcePos{files_[static_cast<size_t>(at.file)], at.line, 0}; };
   // Every PE must run the same collectives in the same order, or their messages would cross.
   const auto& first = collectives_.front();
@@ -149,6 +166,10 @@ core::Workload TraceProgram::finish(const std::string& name, const std::string& 
                        "every PE must run the same collectives in the same order: " + what);
     }
   }
+}
+
+core::Workload TraceProgram::finish(const std::string& name, const std::string& doc, double eager_threshold) {
+  check_collectives();
   core::Workload w;
   w.name = name;
   w.doc = doc;
@@ -159,10 +180,7 @@ core::Workload TraceProgram::finish(const std::string& name, const std::string& 
   try {
     size_t null_receives = 0;
     w.ops = core::expand_messages(std::move(programs_), eager_threshold, w.flags, &null_receives);
-    if (null_receives > 0) {  // lines read as receives that turned out to be from MPI_PROC_NULL
-      account_.replayed -= null_receives;
-      account_.no_cost["receive from -333 that no send matches (MPI_PROC_NULL)"] += null_receives;
-    }
+    this->null_receives(null_receives);
   } catch (const core::MessageError& e) {
     throw InputError({files_[static_cast<size_t>(e.file())], e.line(), 0}, "message", e.what());
   }

@@ -21,6 +21,7 @@ class TraceProgram {
         files_(std::move(files)),
         next_request_(static_cast<size_t>(pes), 0),
         collectives_(static_cast<size_t>(pes)),
+        collectives_made_(static_cast<size_t>(pes), 0),
         max_calls_(max_calls),
         strict_(strict) {}
   double max_calls() const { return max_calls_; }
@@ -63,6 +64,19 @@ class TraceProgram {
   // Checks and expands. `name` and `doc` name the workload.
   core::Workload finish(const std::string& name, const std::string& doc, double eager_threshold);
 
+  // For the streamed replay (ti_trace_stream.hpp), which reads the trace twice: the first reading
+  // checks, counts and indexes every PE's calls, taken as they are made; the second, by a program made
+  // with replay_of(), makes them again as the replay reaches them, with the first's names and ids, no
+  // warnings (they were counted) and no limit.
+  std::vector<core::Call>& calls(int pe) { return programs_[static_cast<size_t>(pe)]; }
+  // Every PE runs the same collectives in the same order (finish() checks it first).
+  void check_collectives() const;
+  // Moves `received` receives that turned out to be from MPI_PROC_NULL from replayed to without cost.
+  void null_receives(size_t received);
+  const core::InternTable& flags() const { return flags_; }
+  const core::InternTable& labels() const { return labels_; }
+  static TraceProgram replay_of(const TraceProgram& first);
+
  private:
   core::Call call(core::Call::Kind kind, const Where& at);
   void count(const Where& at);
@@ -74,11 +88,13 @@ class TraceProgram {
   std::vector<std::string> files_;
   std::vector<int> next_request_;
   std::vector<std::vector<CollectiveUse>> collectives_;
-  core::InternTable flags_;   // the workload's flags: the SHMEM operations', then the message layer's
-  core::InternTable labels_;  // the workload's labels
+  std::vector<int> collectives_made_;  // per PE: collective() calls so far
+  core::InternTable flags_;            // the workload's flags: the SHMEM operations', then the message layer's
+  core::InternTable labels_;           // the workload's labels
   double calls_ = 0;
   double max_calls_;
   bool strict_;
+  bool replay_ = false;  // made by replay_of: warnings and the limit were the first reading's
   enum class LineFate { Open, Replayed, NoCost, Closed } line_ = LineFate::Closed;
   TraceAccount account_;
 };

@@ -252,10 +252,10 @@ TEST(TiTrace, VectorCollectivesAndScansMoveEachBlock) {
 
 TEST(TiTrace, RingAndAllToAllExamplesLoadAtBothSizes) {
   for (int n : {128, 532}) {
-    const core::Workload ring = io::load_trace(example("ti-ring-" + std::to_string(n) + ".txt"), 0).workload;
+    const core::Workload ring = io::load_ti_trace(example("ti-ring-" + std::to_string(n) + ".txt"), 0).workload;
     EXPECT_EQ(ring.pes, n);
     EXPECT_EQ(count(ring, core::OpKind::Get), n);  // rendezvous: every message pulled once
-    const core::Workload a2a = io::load_trace(example("ti-alltoall-" + std::to_string(n) + ".txt"), 0).workload;
+    const core::Workload a2a = io::load_ti_trace(example("ti-alltoall-" + std::to_string(n) + ".txt"), 0).workload;
     EXPECT_EQ(a2a.pes, n);
     // pairwise exchange: n(n-1) pulls of 8 KiB, plus the allreduce's 2(n-1) messages of 8 doubles
     int pulls = 0;
