@@ -1,5 +1,6 @@
 #include "sim/core/message_index.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace t3sim::core {
@@ -24,21 +25,38 @@ uint64_t message_hash(int source, int destination, int k, double bytes, bool eag
 
 }  // namespace
 
+// 24 bits for each PE (t3sim's limit is below 2^20 ranks), 8 for the kind, 1 for message_data.
 void MessageIndex::note_peer_operation(int pe, int peer, OpKind kind, bool message_data) {
   if (peer < 0 || peer == pe) return;
-  if (!peer_seen_.try_emplace({pe, peer, kind, message_data}, peer_operations_.size()).second) return;
-  Op op;
-  op.kind = kind;
-  op.pe = pe;
-  op.peer = peer;
-  op.message_data = message_data;
-  peer_operations_.push_back(op);
+  peer_keys_.push_back((static_cast<uint64_t>(pe) << 40) | (static_cast<uint64_t>(peer) << 16) |
+                       (static_cast<uint64_t>(kind) << 1) | (message_data ? 1 : 0));
+  if (peer_keys_.size() >= 2 * peer_keys_unique_ + 4096) unique_peer_keys();
+}
+
+void MessageIndex::unique_peer_keys() {
+  std::sort(peer_keys_.begin(), peer_keys_.end());
+  peer_keys_.erase(std::unique(peer_keys_.begin(), peer_keys_.end()), peer_keys_.end());
+  peer_keys_unique_ = peer_keys_.size();
+}
+
+void MessageIndex::for_each_peer_operation(const std::function<void(const Op&)>& f) const {
+  for (const uint64_t key : peer_keys_) {  // unique since resolve()
+    Op op;
+    op.pe = static_cast<int>(key >> 40);
+    op.peer = static_cast<int>((key >> 16) & 0xffffff);
+    op.kind = static_cast<OpKind>((key >> 1) & 0xff);
+    op.message_data = (key & 1) != 0;
+    f(op);
+  }
 }
 
 void MessageIndex::add(int pe, const std::vector<Call>& calls) {
   if (wildcard_matches_.size() <= static_cast<size_t>(pe)) wildcard_matches_.resize(static_cast<size_t>(pe) + 1);
-  // The k-th message of a collective between two PEs: counted on each side.
-  std::map<std::pair<int, int>, int> sent, received;  // (peer, tag) -> messages so far
+  if (pe != adding_) {  // the k-th message of a collective between two PEs: counted on each side
+    adding_ = pe;
+    sent_.clear();
+    received_.clear();
+  }
   for (const Call& c : calls) {
     if (c.kind == Call::Kind::Shmem) {
       if (Workload::peer_is_pe(c.op)) note_peer_operation(pe, c.op.peer, c.op.kind, c.op.message_data);
@@ -51,7 +69,7 @@ void MessageIndex::add(int pe, const std::vector<Call>& calls) {
       note_peer_operation(c.peer, pe, OpKind::Get, true);
       const bool eager = travels_eager(c, eager_threshold_);
       if (is_collective(c)) {
-        const int k = sent[{c.peer, c.tag}]++;
+        const int k = sent_[{c.peer, c.tag}]++;
         collective_sums_[c.tag] += message_hash(pe, c.peer, k, c.bytes, eager);
       } else {
         channels_[{pe, c.peer, c.tag}].sends.push_back({c.bytes, eager});
@@ -59,7 +77,7 @@ void MessageIndex::add(int pe, const std::vector<Call>& calls) {
       }
     } else if (c.kind == Call::Kind::Recv) {
       if (is_collective(c)) {
-        const int k = received[{c.peer, c.tag}]++;
+        const int k = received_[{c.peer, c.tag}]++;
         collective_sums_[c.tag] -= message_hash(c.peer, pe, k, c.bytes, c.bytes <= eager_threshold_);
       } else if (c.peer == kAnySource || c.tag == kAnyTag) {
         wildcards_.push_back({pe, c.peer, c.tag, c.bytes, c.maybe_null});
@@ -73,6 +91,8 @@ void MessageIndex::add(int pe, const std::vector<Call>& calls) {
 }
 
 bool MessageIndex::resolve() {
+  unique_peer_keys();
+  peer_keys_.shrink_to_fit();
   for (const auto& [tag, sum] : collective_sums_)
     if (sum != 0) disagreeing_.insert(tag);
   if (!disagreeing_.empty()) return false;

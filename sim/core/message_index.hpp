@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -29,7 +30,7 @@ class MessageIndex {
   // (from an earlier index's disagreeing_collectives()).
   explicit MessageIndex(double eager_threshold, std::set<int> exact_collectives = {})
       : eager_threshold_(eager_threshold), exact_(std::move(exact_collectives)) {}
-  // PE `pe`'s calls, whole and in program order; PEs in order 0, 1, ..., each once.
+  // PE `pe`'s calls in program order, in as many batches as the caller likes; PEs in order 0, 1, ...
   void add(int pe, const std::vector<Call>& calls);
   // Pairs every receive with its send: the named ones per channel in order, then the wildcards in
   // program order, as expand_messages. False when a message has no partner, a receive is smaller than
@@ -43,8 +44,9 @@ class MessageIndex {
   size_t null_receives() const { return null_receives_; }
   // The match of PE pe's send or receive `c`, its calls taken in program order.
   Matched next(int pe, const Call& c);
-  // One operation per distinct (pe, peer, kind, message_data) the calls can expand to (OpSource).
-  const std::vector<Op>& peer_operations() const { return peer_operations_; }
+  // One operation per distinct (pe, peer, kind, message_data) the calls can expand to, in that order
+  // (OpSource::for_each_peer_operation).
+  void for_each_peer_operation(const std::function<void(const Op&)>& f) const;
   // Point-to-point messages held.
   size_t messages() const { return messages_; }
 
@@ -79,8 +81,14 @@ class MessageIndex {
   std::vector<Wildcard> wildcards_;
   std::vector<std::deque<Matched>> wildcard_matches_;  // per PE, in program order
   std::unordered_map<int, uint64_t> collective_sums_;  // per collective tag
-  std::map<std::tuple<int, int, OpKind, bool>, size_t> peer_seen_;
-  std::vector<Op> peer_operations_;
+  // The PE being added, and its collective messages so far per (peer, tag): the k-th between two PEs.
+  int adding_ = -1;
+  std::map<std::pair<int, int>, int> sent_, received_;
+  // (pe, peer, kind, message_data) packed in 64 bits; sorted and made unique whenever it has doubled
+  // since the last time, so it holds at most twice the distinct ones (8 bytes each).
+  std::vector<uint64_t> peer_keys_;
+  size_t peer_keys_unique_ = 0;
+  void unique_peer_keys();
   size_t null_receives_ = 0;
   size_t messages_ = 0;
 };

@@ -2,6 +2,7 @@
 // is one operation that every PE of the job runs. Bytes, seconds and flops in SI units.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -117,9 +118,10 @@ class OpSource {
   virtual bool next_ops(int pe, std::vector<Op>& out) = 0;
   // The names of the operations' flags: grows as operations are generated (an Op::flag is an id here).
   virtual const InternTable& flags() const = 0;
-  // One operation for each distinct (pe, peer, kind, message_data) of PE-to-PE operations the source
-  // will generate (a superset is allowed): what the drivers route before the run starts.
-  virtual const std::vector<Op>& peer_operations() const = 0;
+  // Calls f with one operation for each distinct (pe, peer, kind, message_data) of PE-to-PE operations
+  // the source will generate (a superset is allowed), in a fixed order: what the drivers route before
+  // the run starts.
+  virtual void for_each_peer_operation(const std::function<void(const Op&)>& f) const = 0;
 };
 
 struct Workload;
@@ -173,7 +175,6 @@ struct Workload {
 template <class F>
 void Workload::for_each_peer_operation(F&& f) const {
   for (const Op& op : ops) f(op);
-  if (source)
-    for (const Op& op : source->peer_operations()) f(op);
+  if (source) source->for_each_peer_operation(f);
 }
 }  // namespace t3sim::core

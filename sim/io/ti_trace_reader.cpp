@@ -49,12 +49,16 @@ TiTraceText read_ti_trace_text(const std::string& path) {
   std::vector<std::vector<TiLine>> per_rank;
   auto index = [&](int file) {  // groups the lines of texts[file] by the rank that starts them
     const TraceText& t = texts[static_cast<size_t>(file)];
+    std::vector<size_t> count;  // counted first, so that each rank's list is allocated once
     for (const TraceText::Line& l : t.lines) {
       const int rank = rank_at(t, l);
       if (rank >= core::kMaxNodes * 8) throw InputError({t.path, l.number, 1}, "rank", "rank beyond t3sim's limit");
-      if (static_cast<size_t>(rank) >= per_rank.size()) per_rank.resize(static_cast<size_t>(rank) + 1);
-      per_rank[static_cast<size_t>(rank)].push_back({file, l});
+      if (static_cast<size_t>(rank) >= count.size()) count.resize(static_cast<size_t>(rank) + 1, 0);
+      ++count[static_cast<size_t>(rank)];
     }
+    if (per_rank.size() < count.size()) per_rank.resize(count.size());
+    for (size_t rank = 0; rank < count.size(); ++rank) per_rank[rank].reserve(per_rank[rank].size() + count[rank]);
+    for (const TraceText::Line& l : t.lines) per_rank[static_cast<size_t>(rank_at(t, l))].push_back({file, l});
   };
   auto forget_lines = [&](int file) {  // per_rank has them now
     std::vector<TraceText::Line>().swap(texts[static_cast<size_t>(file)].lines);

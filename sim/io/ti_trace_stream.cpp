@@ -1,6 +1,7 @@
 #include "sim/io/ti_trace_stream.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -33,34 +34,120 @@ class TiTraceStream : public core::OpSource {
   }
   int pes() const override { return trace_.ranks(); }
   const core::InternTable& flags() const override { return flags_; }
-  const std::vector<core::Op>& peer_operations() const override { return index_.peer_operations(); }
+  void for_each_peer_operation(const std::function<void(const core::Op&)>& f) const override {
+    index_.for_each_peer_operation(f);
+  }
 
   bool next_ops(int pe, std::vector<core::Op>& out) override {
     Rank& r = ranks_[static_cast<size_t>(pe)];
-    std::vector<core::Call>& calls = program_.calls(pe);
     while (out.empty()) {
-      if (r.next_call < calls.size()) {
-        const core::Call& c = calls[r.next_call++];
+      if (r.next_call < r.calls.size()) {
+        const core::Call& c = r.calls[r.next_call++];
         r.expander.feed(c, index_.next(pe, c), out);
-        continue;
+      } else if (r.next_call < r.packed.size()) {
+        const core::Call c = unpack(r.packed[r.next_call++], r.proto);
+        r.expander.feed(c, index_.next(pe, c), out);
+      } else if (r.reader.read_next()) {
+        take_line(pe);
+      } else if (!r.finished) {
+        r.finished = true;
+        r.expander.finish(out);
+      } else {
+        return false;
       }
-      calls.clear();
-      r.next_call = 0;
-      if (r.reader.read_next()) continue;
-      if (r.finished) return false;
-      r.finished = true;
-      r.expander.finish(out);
     }
     return true;
   }
 
  private:
+  // A call of a line that made many (a collective's, every PE holding its own at once): only what
+  // differs from the line's first call, 32 bytes instead of a Call's 104. A Shmem call's operation
+  // peer is in `peer` and its bytes (or a Compute's flops) in `bytes`.
+  struct Packed {
+    double bytes = 0;
+    int peer = -1;
+    int request = -1;
+    int tag = 0;
+    core::Call::Kind kind = core::Call::Kind::Shmem;
+    core::OpKind op_kind = core::OpKind::Get;
+    bool blocking = true;
+    core::Call::Protocol protocol = core::Call::Protocol::BySize;
+    bool maybe_null = false;
+  };
+  static Packed pack(const core::Call& c) {
+    const bool shmem = c.kind == core::Call::Kind::Shmem;
+    const double bytes = !shmem ? c.bytes : c.op.kind == core::OpKind::Compute ? c.op.flops : c.op.bytes;
+    return {bytes,       shmem ? c.op.peer : c.peer, c.request, c.tag, c.kind, c.op.kind, c.blocking, c.protocol,
+            c.maybe_null};
+  }
+  static core::Call unpack(const Packed& p, const core::Call& proto) {
+    core::Call c = proto;
+    c.kind = p.kind;
+    c.request = p.request;
+    c.tag = p.tag;
+    c.blocking = p.blocking;
+    c.protocol = p.protocol;
+    c.maybe_null = p.maybe_null;
+    if (p.kind != core::Call::Kind::Shmem) {
+      c.peer = p.peer;
+      c.bytes = p.bytes;
+      return c;
+    }
+    c.op.kind = p.op_kind;
+    c.op.peer = p.peer;
+    (p.op_kind == core::OpKind::Compute ? c.op.flops : c.op.bytes) = p.bytes;
+    return c;
+  }
+  static bool same(const core::Op& a, const core::Op& b) {
+    return a.bytes == b.bytes && a.seconds == b.seconds && a.flops == b.flops && a.pe == b.pe && a.peer == b.peer &&
+           a.flag == b.flag && a.label == b.label && a.job == b.job && a.step == b.step && a.iteration == b.iteration &&
+           a.kind == b.kind && a.complete == b.complete && a.message_data == b.message_data && a.order == b.order &&
+           a.io_mode == b.io_mode && a.exponential == b.exponential;
+  }
+  static bool same(const core::Call& a, const core::Call& b) {
+    return a.kind == b.kind && same(a.op, b.op) && a.peer == b.peer && a.bytes == b.bytes && a.tag == b.tag &&
+           a.blocking == b.blocking && a.protocol == b.protocol && a.maybe_null == b.maybe_null &&
+           a.request == b.request && a.label == b.label && a.line == b.line && a.file == b.file &&
+           a.iteration == b.iteration;
+  }
+  // The calls the line just read made: kept whole, or packed when there are many and each packs
+  // without loss (checked, so that a packed call is exactly the call).
+  void take_line(int pe) {
+    Rank& r = ranks_[static_cast<size_t>(pe)];
+    std::vector<core::Call>& made = program_.calls(pe);
+    r.next_call = 0;
+    std::vector<Packed>().swap(r.packed);
+    r.calls.clear();
+    if (made.size() >= kPackFrom) {
+      r.proto = made.front();  // what the calls share: the line's label, place and operation defaults
+      r.proto.peer = -1;
+      r.proto.bytes = 0;
+      r.proto.op.kind = core::OpKind::Get;
+      r.proto.op.peer = -1;
+      r.proto.op.bytes = r.proto.op.flops = 0;
+      r.packed.reserve(made.size());
+      for (const core::Call& c : made) {
+        r.packed.push_back(pack(c));
+        if (same(unpack(r.packed.back(), r.proto), c)) continue;
+        std::vector<Packed>().swap(r.packed);
+        break;
+      }
+    }
+    if (r.packed.empty()) r.calls.swap(made);
+    if (made.capacity() > kPackFrom) std::vector<core::Call>().swap(made);  // a collective's: not kept
+    made.clear();
+  }
+  static constexpr size_t kPackFrom = 16;
+
   struct Rank {
     Rank(TraceProgram& program, int rank, const TiTraceText& trace, core::InternTable& flags)
         : reader(program, rank, trace.texts, trace.per_rank[static_cast<size_t>(rank)]), expander(rank, flags) {}
     TiRankReader reader;
     core::MessageExpander expander;
-    size_t next_call = 0;  // the rank's calls made and not yet expanded start here
+    std::vector<core::Call> calls;  // the calls of the line read last, unless packed
+    std::vector<Packed> packed;     // or packed, after `proto`
+    core::Call proto;
+    size_t next_call = 0;  // the next of them to expand
     bool finished = false;
   };
   TiTraceText trace_;
@@ -74,6 +161,8 @@ class TiTraceStream : public core::OpSource {
 }  // namespace
 
 namespace {
+constexpr size_t kCallBatch = 4096;
+
 // The first reading: every line checked and counted, the collectives planned, the messages indexed
 // (those of the collectives in `exact` held as point-to-point messages are).
 struct FirstReading {
@@ -96,8 +185,14 @@ FirstReading read_first(const TiTraceText& trace, double eager_threshold, double
   }
   first.plan = plan_collectives(votes, first.program);
   for (int rank = 0; rank < ranks; ++rank) {
-    readers[static_cast<size_t>(rank)].read(first.plan[static_cast<size_t>(rank)]);
+    TiRankReader& reader = readers[static_cast<size_t>(rank)];
     std::vector<core::Call>& calls = first.program.calls(rank);
+    reader.start_reading(first.plan[static_cast<size_t>(rank)]);
+    while (reader.read_next()) {
+      if (calls.size() < kCallBatch) continue;
+      first.index.add(rank, calls);  // indexed in batches: a rank's calls are never all held
+      calls.clear();
+    }
     first.index.add(rank, calls);
     std::vector<core::Call>().swap(calls);
   }

@@ -1,5 +1,6 @@
 #include "sim/io/trace_lines.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -61,12 +62,16 @@ std::vector<TraceLine> read_trace_lines(const std::string& path) {
 }
 
 TraceText read_trace_text(const std::string& path, unsigned long long max_bytes) {
+  static_assert(kMaxTraceBytes < (1ull << 32), "TraceText::Line holds 32-bit offsets");
   TraceText t;
   t.path = path;
-  t.text = read_input_file(path, max_bytes);
+  t.text = read_input_file(path, std::min(max_bytes, kMaxTraceBytes));
+  // One allocation: a trace of millions of lines would otherwise peak at twice its index while growing.
+  t.lines.reserve(static_cast<size_t>(std::count(t.text.begin(), t.text.end(), '\n')) + 1);
   for_each_line(t.text, [&](size_t start, size_t end, int number) {
     if (blank(t.text, start, end)) return;
-    t.lines.push_back({start, static_cast<uint32_t>(end - start), number});  // max_bytes <= kMaxTraceBytes
+    // max_bytes <= kMaxTraceBytes < 4 GiB: offsets and lengths fit 32 bits
+    t.lines.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(end - start), number});
   });
   return t;
 }

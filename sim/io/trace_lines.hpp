@@ -26,11 +26,11 @@ std::vector<TraceLine> read_trace_lines(const std::string& path);
 // The tokens of text[start, end) (one line, without its newline), comments removed: empty when blank.
 TraceLine tokenize_line(const std::string& text, size_t start, size_t end, int number);
 
-// A large trace file kept as its text, its lines tokenized when read (16 bytes a line in `lines`
+// A large trace file kept as its text, its lines tokenized when read (12 bytes a line in `lines`
 // instead of a TraceLine's ~250): what the TI reader needs to hold a trace of millions of lines.
 struct TraceText {
   struct Line {
-    uint64_t start = 0;  // offset of the line in `text`
+    uint32_t start = 0;  // offset of the line in `text` (a trace is under 4 GiB: kMaxTraceBytes)
     uint32_t length = 0;
     int32_t number = 0;  // 1-based
   };

@@ -54,6 +54,8 @@ void expect_same_replay(const std::string& path) {
     EXPECT_EQ(streamed.account.warnings[i].what, whole.account.warnings[i].what);
     EXPECT_EQ(streamed.account.warnings[i].lines, whole.account.warnings[i].lines);
   }
+  std::vector<core::Op> pairs;
+  streamed.workload.source->for_each_peer_operation([&](const core::Op& op) { pairs.push_back(op); });
   const auto expected = whole.workload.programs();
   const auto got = streamed_programs(streamed.workload);
   const core::InternTable& flags = streamed.workload.source->flags();
@@ -80,7 +82,6 @@ void expect_same_replay(const std::string& path) {
                 b.flag == core::kNoName ? "" : whole.workload.flags.name(b.flag))
           << at;
       if (a.peer >= 0 && a.peer != a.pe && core::Workload::peer_is_pe(a)) {
-        const auto& pairs = streamed.workload.source->peer_operations();
         const bool listed = std::any_of(pairs.begin(), pairs.end(), [&](const core::Op& p) {
           return p.pe == a.pe && p.peer == a.peer && p.kind == a.kind && p.message_data == a.message_data;
         });
