@@ -103,6 +103,9 @@ constexpr const char* kBackgroundPrefix = "background.";
 // 512-PE all-to-all of 785k operations peaks at 577 MiB, its 261k routes included), so this keeps a
 // run near 11 GB; 16M is 18 sizes of all-to-all on 532 PEs, or one size on 2048.
 constexpr double kMaxOperations = 16e6;
+// The most operations a streamed trace replay (Workload::source) may make: its memory does not grow with
+// them, so this bounds only time (at 0.1-0.8 million operations per wall-second, a day or more).
+constexpr double kMaxStreamedOperations = 1e11;
 
 // Operations generated as the run reaches them: a replay of a large trace holds, instead of every
 // operation, only each PE's next few (a SimGrid TI trace of millions of lines, sim/io/ti_trace_stream.hpp).

@@ -12,6 +12,12 @@
 
 namespace t3sim::io {
 namespace {
+// The calls a summed run's records stand for.
+double summed_calls(const core::RunResult& r) {
+  double calls = 0;
+  for (const core::OpRecord& rec : r.records) calls += rec.repeats;
+  return calls;
+}
 
 // The transfer's own rate: bytes over its data's flow time (0 when the call moved no data).
 double flow_mbps(const core::OpRecord& r) { return (r.bytes > 0 && r.flow > 0) ? r.bytes / r.flow / 1e6 : 0.0; }
@@ -142,7 +148,8 @@ std::string traffic_summary_line(const core::RunResult& r, const core::TrafficRe
   j["max_link_utilisation"] = t.links.empty() ? 0.0 : t.links.front().utilisation;
   j["busiest_link"] = t.links.empty() ? "" : t.links.front().name;
   j["transfers"] = r.transfers.size();
-  j["operations"] = r.records.size();
+  j["operations"] = r.summed ? static_cast<size_t>(summed_calls(r)) : r.records.size();
+  if (r.summed) j["summed_records"] = r.records.size();  // RunResult::summed: records are sums
   nlohmann::ordered_json out = run_identity(r);
   if (r.main_job_end != r.makespan) out["main_job_end_s"] = r.main_job_end;  // a background job ran on
   out["traffic"] = j;
@@ -206,6 +213,7 @@ std::string results_json(const core::RunResult& r) {
                  {"estimated_latency_us", std::isfinite(st.estimated_latency) ? st.estimated_latency * 1e6 : -1.0},
                  {"model_max_rel_error", st.model_max_rel_error}};
   }
+  if (r.summed) j["summed"] = true;  // RunResult::summed: a record per PE, label and kind, its calls in "repeats"
   j["records"] = nlohmann::ordered_json::array();
   for (const auto& rec : r.records) {
     nlohmann::ordered_json o;
@@ -275,8 +283,7 @@ namespace {
 // A summed run (RunResult::summed) counts its calls, and says into how many records they were summed.
 std::string operations_line(const core::RunResult& r) {
   if (!r.summed) return fmt::format("operations {}  data movements {}\n", r.records.size(), r.transfers.size());
-  double calls = 0;
-  for (const core::OpRecord& rec : r.records) calls += rec.repeats;
+  const double calls = summed_calls(r);
   return fmt::format(
       "operations {:.0f}, summed into {} records (per PE, label and kind)  data movements summed "
       "into {} (per pair and direction)\n",

@@ -1,6 +1,7 @@
 #include "sim/io/ti_trace_reader.hpp"
 
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -41,36 +42,41 @@ int rank_at(const TraceText& t, const TraceText::Line& l) {
 }  // namespace
 
 TiTraceText read_ti_trace_text(const std::string& path) {
-  // Traces are kept as their text, 16 bytes a line besides (trace_lines.hpp): texts[i] is files[i].
+  // Traces are kept as their text, 16 bytes a line besides (per_rank): texts[i] is files[i].
   std::vector<TraceText> texts;
-  texts.push_back(read_trace_text(path, kMaxTraceBytes));
-  if (texts[0].lines.empty()) throw InputError({path, 0, 0}, "trace", "the trace is empty");
+  texts.push_back(read_trace_text(path, kMaxTraceBytes, false));  // a trace's lines are grouped, not listed
+  std::optional<TraceText::Line> first_line;                      // tells a trace's lines from a list of files
+  texts[0].for_each_line([&](const TraceText::Line& l) {
+    if (!first_line) first_line = l;
+  });
+  if (!first_line) throw InputError({path, 0, 0}, "trace", "the trace is empty");
   std::vector<std::string> files{path};
   std::vector<std::vector<TiLine>> per_rank;
-  auto index = [&](int file) {  // groups the lines of texts[file] by the rank that starts them
+  // Groups the lines of texts[file] by the rank that starts them, scanning its text twice (counted
+  // first, so that each rank's list is allocated once) rather than listing them all first.
+  auto index = [&](int file) {
     const TraceText& t = texts[static_cast<size_t>(file)];
-    std::vector<size_t> count;  // counted first, so that each rank's list is allocated once
-    for (const TraceText::Line& l : t.lines) {
+    std::vector<size_t> count;
+    t.for_each_line([&](const TraceText::Line& l) {
       const int rank = rank_at(t, l);
       if (rank >= core::kMaxNodes * 8) throw InputError({t.path, l.number, 1}, "rank", "rank beyond t3sim's limit");
       if (static_cast<size_t>(rank) >= count.size()) count.resize(static_cast<size_t>(rank) + 1, 0);
       ++count[static_cast<size_t>(rank)];
-    }
+    });
     if (per_rank.size() < count.size()) per_rank.resize(count.size());
     for (size_t rank = 0; rank < count.size(); ++rank) per_rank[rank].reserve(per_rank[rank].size() + count[rank]);
-    for (const TraceText::Line& l : t.lines) per_rank[static_cast<size_t>(rank_at(t, l))].push_back({file, l});
+    t.for_each_line([&](const TraceText::Line& l) {
+      per_rank[static_cast<size_t>(rank_at(t, l))].push_back({file, l});
+    });
   };
-  auto forget_lines = [&](int file) {  // per_rank has them now
-    std::vector<TraceText::Line>().swap(texts[static_cast<size_t>(file)].lines);
-  };
-  const TraceLine first = texts[0].line(texts[0].lines[0]);
+  const TraceLine first = texts[0].line(*first_line);
   if (first.tokens.size() >= 2 && is_rank(first.tokens[0].text)) {
     index(0);
-    forget_lines(0);
   } else {
     // A list of files: SimGrid's default writes one per rank, its ti-one-file option one holding every
     // rank's lines. Either way each line names its rank: lines are grouped by it, in file order.
-    const std::vector<TraceText::Line> listed = texts[0].lines;
+    std::vector<TraceText::Line> listed;
+    texts[0].for_each_line([&](const TraceText::Line& l) { listed.push_back(l); });
     for (const TraceText::Line& entry : listed) {
       const TraceLine line = texts[0].line(entry);
       if (line.tokens.size() != 1)
@@ -83,9 +89,8 @@ TiTraceText read_ti_trace_text(const std::string& path) {
       const std::string beside = path_beside(path, line.tokens[0].text);
       std::error_code ec;
       files.push_back(std::filesystem::exists(beside, ec) ? beside : line.tokens[0].text);
-      texts.push_back(read_trace_text(files.back(), kMaxTraceBytes));
+      texts.push_back(read_trace_text(files.back(), kMaxTraceBytes, false));
       index(static_cast<int>(texts.size()) - 1);
-      forget_lines(static_cast<int>(texts.size()) - 1);
     }
   }
   const int ranks = static_cast<int>(per_rank.size());

@@ -1,5 +1,6 @@
 #include "sim/io/ti_trace_stream.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -214,7 +215,7 @@ LoadedWorkload load_ti_trace_streamed(const std::string& path, double eager_thre
     matched = first.index.resolve();
   }
   if (!matched)  // the whole-trace path matches every message and names the one that fails
-    return load_ti_trace(path, eager_threshold, max_operations, strict);
+    return load_ti_trace(path, eager_threshold, std::min(max_operations, core::kMaxOperations), strict);
   TraceProgram& program = first.program;
   program.null_receives(first.index.null_receives());
   LoadedWorkload out;

@@ -61,18 +61,23 @@ std::vector<TraceLine> read_trace_lines(const std::string& path) {
   return lines;
 }
 
-TraceText read_trace_text(const std::string& path, unsigned long long max_bytes) {
+void TraceText::for_each_line(const std::function<void(const Line&)>& f) const {
+  io::for_each_line(text, [&](size_t start, size_t end, int number) {
+    if (blank(text, start, end)) return;
+    // the text is under kMaxTraceBytes < 4 GiB: offsets and lengths fit 32 bits
+    f({static_cast<uint32_t>(start), static_cast<uint32_t>(end - start), number});
+  });
+}
+
+TraceText read_trace_text(const std::string& path, unsigned long long max_bytes, bool index) {
   static_assert(kMaxTraceBytes < (1ull << 32), "TraceText::Line holds 32-bit offsets");
   TraceText t;
   t.path = path;
   t.text = read_input_file(path, std::min(max_bytes, kMaxTraceBytes));
+  if (!index) return t;
   // One allocation: a trace of millions of lines would otherwise peak at twice its index while growing.
   t.lines.reserve(static_cast<size_t>(std::count(t.text.begin(), t.text.end(), '\n')) + 1);
-  for_each_line(t.text, [&](size_t start, size_t end, int number) {
-    if (blank(t.text, start, end)) return;
-    // max_bytes <= kMaxTraceBytes < 4 GiB: offsets and lengths fit 32 bits
-    t.lines.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(end - start), number});
-  });
+  t.for_each_line([&](const TraceText::Line& l) { t.lines.push_back(l); });
   return t;
 }
 

@@ -2,6 +2,7 @@
 // column, '#' starting a comment; and the located parsing of one token (file:line:column in errors).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,12 @@ struct TraceText {
   std::string text;
   std::vector<Line> lines;  // the non-empty ones
   TraceLine line(const Line& l) const { return tokenize_line(text, l.start, l.start + l.length, l.number); }
+  // Calls f for every non-empty line of `text`, in order (whether or not `lines` holds them).
+  void for_each_line(const std::function<void(const Line&)>& f) const;
 };
-// Reads `path` (at most `max_bytes`, no more than kMaxTraceBytes) and indexes its non-empty lines.
-TraceText read_trace_text(const std::string& path, unsigned long long max_bytes);
+// Reads `path` (at most `max_bytes`, no more than kMaxTraceBytes) and, when `index`, lists its
+// non-empty lines in `lines`.
+TraceText read_trace_text(const std::string& path, unsigned long long max_bytes, bool index = true);
 
 // The first token of the first non-empty line that is not a comment ("" when there is none): what a
 // reader needs to tell a trace's format without reading it whole.

@@ -12,8 +12,10 @@ namespace t3sim::io {
 // they are errors there.
 // `max_operations` caps the expansion (t3sim's limit; the fuzzer passes less to stay fast).
 // `strict`: a TI trace's warnings are errors.
-// `whole`: a TI trace expanded whole (load_ti_trace) instead of streamed.
+// `whole`: a TI trace expanded whole (load_ti_trace) instead of streamed. `max_operations` caps what a
+// trace expanded whole may make, `max_streamed` a streamed one (its memory does not grow with them).
 LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0,
-                          double max_operations = core::kMaxOperations, bool strict = false, bool whole = false);
+                          double max_operations = core::kMaxOperations, bool strict = false, bool whole = false,
+                          double max_streamed = core::kMaxStreamedOperations);
 
 }  // namespace t3sim::io

@@ -55,9 +55,7 @@ void TraceProgram::count(const Where& at) {
   if (replay_) return;
   if (++calls_ > max_calls_)
     throw InputError({files_[static_cast<size_t>(at.file)], at.line, 0}, at.label,
-                     fmt::format("the trace expands to more than the limit of {:.3g} operations (a run needs "
-                                 "about 0.7 KiB per operation)",
-                                 max_calls_));
+                     fmt::format("the trace expands to more than the limit of {:.3g} operations", max_calls_));
 }
 
 void TraceProgram::shmem(int pe, core::Op op, const Where& at) {

@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = t3sim::fuzz::input_file(data, size, ".t3t");
   for (int pes : {0, 7}) {
     try {
-      t3sim::io::load_trace(path, pes ? 4096 : 0, pes, 0, kMaxOperations);
+      t3sim::io::load_trace(path, pes ? 4096 : 0, pes, 0, kMaxOperations, false, false, kMaxOperations);
     } catch (const t3sim::io::InputError&) {
     }
   }
