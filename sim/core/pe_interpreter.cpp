@@ -138,16 +138,15 @@ const PeInterpreter::Loop* PeInterpreter::current_loop(const Pe& s) const {
   return &s.loops[s.loop];
 }
 
-size_t PeInterpreter::record_index(int pe) const {
+size_t PeInterpreter::record_index(int pe) {
   const Pe& s = pes_[static_cast<size_t>(pe)];
-  if (workload_.summed_records)  // made when the operation started (note_of), found here
-    return const_cast<PeInterpreter*>(this)->summed_record(pe, op_at(s));
+  if (workload_.summed_records) return summed_record(pe, op_at(s));
   const Loop* l = current_loop(s);
   if (l != nullptr && s.repetition > 0) return s.loop_record + (s.next - l->begin);
   return records_[static_cast<size_t>(pe)].size();
 }
 
-FlowNote PeInterpreter::note_of(int pe) const { return {pe, record_index(pe), pes_[static_cast<size_t>(pe)].executed}; }
+FlowNote PeInterpreter::note_of(int pe) { return {pe, record_index(pe), pes_[static_cast<size_t>(pe)].executed}; }
 
 int PeInterpreter::listed_iteration(const Pe& s, const Op& op) const {
   return current_loop(s) != nullptr && s.repetition > 0 ? -1 : op.iteration;

@@ -120,8 +120,8 @@ class PeInterpreter {
   // The loop the operation under way is in, or null.
   const Loop* current_loop(const Pe& s) const;
   // Its record's index (the first repetition's in a loop), and where its data's flow time goes.
-  size_t record_index(int pe) const;
-  FlowNote note_of(int pe) const;
+  size_t record_index(int pe);  // summed_records: made on first use
+  FlowNote note_of(int pe);
   // Its data movements are listed (iteration >= 0) only outside a loop's later repetitions.
   int listed_iteration(const Pe& s, const Op& op) const;
   double exponential_draw(int pe, double mean);

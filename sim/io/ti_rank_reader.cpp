@@ -79,7 +79,7 @@ struct TiRankReader::Line {
 
 TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceText>& texts,
                            const std::vector<TiLine>& lines)
-    : out_(out), rank_(rank), texts_(texts), lines_(&lines) {
+    : out_(&out), rank_(rank), texts_(&texts), lines_(&lines) {
   // For `Start`: the tags of receives from itself, the Starts naming the caller and the waits and
   // tests of requests the caller receives: (line index, source as written, tag as written).
   const std::string me = std::to_string(rank_);
@@ -127,7 +127,7 @@ TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceT
 void TiRankReader::for_each_line(const std::function<void(const Line&)>& f) {
   line_index_ = 0;
   for (const auto& [file, ref] : *lines_) {
-    const TraceText& t = texts_[static_cast<size_t>(file)];
+    const TraceText& t = (*texts_)[static_cast<size_t>(file)];
     const TraceLine line = t.line(ref);  // tokenized on each pass: the rank's lines are not kept so
     f(Line(t.path, file, line));
     ++line_index_;
@@ -149,11 +149,11 @@ void TiRankReader::look_ahead(const Line& l) {
     const bool nonblocking = a.size() > 1 && a[0] == 'i' && collective_kinds().count(a.substr(1));
     const std::string name = nonblocking ? a.substr(1) : a;
     const SourcePos at = r.pos(0);
-    const std::string* file = &texts_[static_cast<size_t>(l.at.file)].path;
+    const std::string* file = &(*texts_)[static_cast<size_t>(l.at.file)].path;
     if (name == "Win_fence") {
       votes_.push_back({Collective::Barrier, 0, 0, file, at.line, at.column});
     } else if (collective_kinds().count(name)) {
-      const core::CollectiveCall c = parse_collective(l, name, static_cast<size_t>(out_.pes()), rank_);
+      const core::CollectiveCall c = parse_collective(l, name, static_cast<size_t>(out_->pes()), rank_);
       votes_.push_back({c.kind, c.root, c.bytes, file, at.line, at.column});
     }
   }
@@ -167,14 +167,20 @@ double TiRankReader::type_bytes(const Line& l, size_t i) {
              l.r.at(i, "").text);
   if (id == kDerivedType) {
     if (plan_)  // reading, not looking ahead
-      out_.warn(l.r.pos(i), l.a,
-                fmt::format("a derived datatype (written -1) has no size in the trace: counted as {:g}-byte "
-                            "elements (the trace's default type)",
-                            default_type_));
+      out_->warn(l.r.pos(i), l.a,
+                 fmt::format("a derived datatype (written -1) has no size in the trace: counted as {:g}-byte "
+                             "elements (the trace's default type)",
+                             default_type_));
     return default_type_;
   }
   if (kTypeBytes[id] == 0) l.r.fail(i, "datatype has no size", l.r.at(i, "").text);
   return kTypeBytes[id];
+}
+
+void TiRankReader::rebind(TraceProgram& out, const std::vector<TraceText>& texts, const std::vector<TiLine>& lines) {
+  out_ = &out;
+  texts_ = &texts;
+  lines_ = &lines;
 }
 
 void TiRankReader::read(const std::vector<CollectiveInstance>& plan) {
@@ -192,12 +198,12 @@ void TiRankReader::start_reading(const std::vector<CollectiveInstance>& plan) {
 bool TiRankReader::read_next() {
   if (line_index_ == lines_->size()) return false;
   const auto& [file, ref] = (*lines_)[line_index_];
-  const TraceText& t = texts_[static_cast<size_t>(file)];
+  const TraceText& t = (*texts_)[static_cast<size_t>(file)];
   const TraceLine line = t.line(ref);
   const Line l(t.path, file, line);
-  out_.begin_line();
+  out_->begin_line();
   act(l);
-  out_.end_line(l.at);
+  out_->end_line(l.at);
   ++line_index_;
   return true;
 }
@@ -208,16 +214,16 @@ void TiRankReader::act(const Line& l) {
   if (a == "init") {
     r.no_more_than(1);
     default_type_ = r.has(0) ? 8 : 1;  // SimGrid: any argument means MPI_DOUBLE (MPE traces), none MPI_BYTE
-    out_.no_cost("init");
+    out_->no_cost("init");
   } else if (a == "finalize" || a == "comm_size" || a == "comm_split" || a == "comm_dup" || a == "location" ||
              a == "iteration_in" || a == "iteration_out") {
-    out_.no_cost(a);                            // markers: no cost in SimGrid's replay either
+    out_->no_cost(a);                           // markers: no cost in SimGrid's replay either
   } else if (a == "compute" || a == "sleep") {  // flops at the node's peak, or seconds
     r.no_more_than(1);
     core::Op op;
     op.kind = core::OpKind::Compute;
     (a == "compute" ? op.flops : op.seconds) = r.number(0, a == "compute" ? "flops" : "seconds", 0, 1e18);
-    out_.shmem(rank_, op, l.at);
+    out_->shmem(rank_, op, l.at);
   } else if (kSends.count(a) || a == "recv" || a == "irecv" || a == "Start" || a == "sendRecv") {
     point_to_point(l);
   } else if (a == "wait" || a == "waitAny" || a == "waitall" || a == "Startall" || a.rfind("test", 0) == 0) {
@@ -226,13 +232,13 @@ void TiRankReader::act(const Line& l) {
              a.find("ccumulate") != std::string::npos || a == "Compare_and_swap") {
     one_sided(l);
   } else if (a == "IO") {  // IO - NAME BYTES
-    out_.warn(r.pos(1), "IO",
-              "MPI-IO is not modelled yet (t3sim has no I/O nodes or disks): the call is replayed without cost");
-    out_.no_cost("IO (MPI-IO, not modelled)");
+    out_->warn(r.pos(1), "IO",
+               "MPI-IO is not modelled yet (t3sim has no I/O nodes or disks): the call is replayed without cost");
+    out_->no_cost("IO (MPI-IO, not modelled)");
   } else if (a == "migrate") {
     r.number(0, "bytes", 0, 1e18);
-    out_.warn(r.pos(0), a, "AMPI migration is not modelled: replayed without cost");
-    out_.no_cost("migrate (AMPI, not modelled)");
+    out_->warn(r.pos(0), a, "AMPI migration is not modelled: replayed without cost");
+    out_->no_cost("migrate (AMPI, not modelled)");
   } else if (!collective(l)) {
     const std::string near = closest_match(a, ti_action_names());
     r.fail_line("unknown action" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
@@ -242,7 +248,7 @@ void TiRankReader::act(const Line& l) {
 void TiRankReader::point_to_point(const Line& l) {
   const std::string& a = l.a;
   const LineReader& r = l.r;
-  const long last_rank = out_.pes() - 1L;
+  const long last_rank = out_->pes() - 1L;
   auto bytes = [&](size_t count_at, size_t type_at) {
     const double b = r.number(count_at, "count", 0, 1e12) * type_bytes(l, type_at);
     if (b > kMaxMessageBytes) r.fail(count_at, "message larger than 1GiB");
@@ -254,10 +260,10 @@ void TiRankReader::point_to_point(const Line& l) {
     const int from = static_cast<int>(r.integer(3, "rank", 0, last_rank));
     // Matched as SimGrid's replay matches it: both halves with tag 0 (a partner's tagged send or
     // receive does not match it: an error naming the call, where SimGrid's replay would hang).
-    const int s = out_.message(rank_, Call::Kind::Send, to, bytes(0, 4), 0, false, l.at);
-    const int q = out_.message(rank_, Call::Kind::Recv, from, bytes(2, 5), 0, false, l.at);
-    out_.wait_request(rank_, s, l.at);
-    out_.wait_request(rank_, q, l.at);
+    const int s = out_->message(rank_, Call::Kind::Send, to, bytes(0, 4), 0, false, l.at);
+    const int q = out_->message(rank_, Call::Kind::Recv, from, bytes(2, 5), 0, false, l.at);
+    out_->wait_request(rank_, s, l.at);
+    out_->wait_request(rank_, q, l.at);
     return;
   }
   r.no_more_than(4);
@@ -273,7 +279,7 @@ void TiRankReader::point_to_point(const Line& l) {
   const double b = start ? r.number(2, "bytes", 0, kMaxMessageBytes) : bytes(2, 3);
   if (start && r.has(3)) type_bytes(l, 3);  // checked, not used
   if (send) {
-    if (written_peer == kUndefinedRank) return out_.no_cost("send to MPI_PROC_NULL (written -333)");
+    if (written_peer == kUndefinedRank) return out_->no_cost("send to MPI_PROC_NULL (written -333)");
     if (written_peer < 0)
       r.fail(0, fmt::format("rank must be from 0 to {} (or -333: MPI_PROC_NULL)", last_rank), r.at(0, "").text);
     if (written_tag < 0) r.fail(1, "a send's tag must be from 0 to 1073741824");
@@ -281,7 +287,7 @@ void TiRankReader::point_to_point(const Line& l) {
                                     : a == "bsend" || a == "ibsend" ? Call::Protocol::Eager
                                                                     : Call::Protocol::BySize;
     const int request =
-        out_.message(rank_, Call::Kind::Send, written_peer, b, written_tag, !nonblocking, l.at, protocol);
+        out_->message(rank_, Call::Kind::Send, written_peer, b, written_tag, !nonblocking, l.at, protocol);
     if (nonblocking) {
       requests_.post(*post_key(l), request);
       receive_.resize(static_cast<size_t>(request) + 1);
@@ -292,13 +298,13 @@ void TiRankReader::point_to_point(const Line& l) {
   // that no send is left for completes at once), a negative tag any tag.
   const int source = start ? start_source() : written_peer;
   if (start && source == kUndefinedRank)
-    out_.warn(r.pos(0), a,
-              "a persistent receive's source is not in the trace (SimGrid writes the receiver, and no later wait "
-              "or test names it): replayed as a receive from any source");
+    out_->warn(r.pos(0), a,
+               "a persistent receive's source is not in the trace (SimGrid writes the receiver, and no later wait "
+               "or test names it): replayed as a receive from any source");
   const int peer = source < 0 ? core::kAnySource : source;
   const int tag = written_tag < 0 ? core::kAnyTag : written_tag;
-  const int request = out_.message(rank_, Call::Kind::Recv, peer, b, tag, !nonblocking, l.at, Call::Protocol::BySize,
-                                   source == kUndefinedRank && nonblocking);
+  const int request = out_->message(rank_, Call::Kind::Recv, peer, b, tag, !nonblocking, l.at, Call::Protocol::BySize,
+                                    source == kUndefinedRank && nonblocking);
   if (nonblocking) {
     requests_.post(*post_key(l), request);
     receive_.resize(static_cast<size_t>(request) + 1);
@@ -317,7 +323,7 @@ void TiRankReader::wait_for(const std::vector<int>& requests, const TraceProgram
   // receives first, then sends, as a waitall completes them (the message layer's progress rule)
   for (const bool receives : {true, false})
     for (const int q : requests)
-      if (receive_[static_cast<size_t>(q)] == receives) out_.wait_request(rank_, q, at);
+      if (receive_[static_cast<size_t>(q)] == receives) out_->wait_request(rank_, q, at);
 }
 
 // The source of the persistent receive the current line starts (kUndefinedRank: not known).
@@ -343,7 +349,7 @@ std::optional<TiRequests::Key> TiRankReader::post_key(const Line& l) const {
 // SRC DST TAG as the request was posted (negative: a wildcard, MPI_PROC_NULL).
 TiRequests::Key TiRankReader::request_key(const LineReader& r) const {
   const auto number = [&](size_t i, const char* what) {
-    return static_cast<int>(r.integer(i, what, -1000000000L, i == 2 ? 1L << 30 : out_.pes() - 1L));
+    return static_cast<int>(r.integer(i, what, -1000000000L, i == 2 ? 1L << 30 : out_->pes() - 1L));
   };
   return {number(0, "rank"), number(1, "rank"), number(2, "tag")};
 }
@@ -355,40 +361,40 @@ void TiRankReader::completion(const Line& l) {
     r.no_more_than(3);
     const TiRequests::Key key = request_key(r);
     const int request = requests_.wait(key);
-    if (request >= 0) return out_.wait_request(rank_, request, l.at);
+    if (request >= 0) return out_->wait_request(rank_, request, l.at);
     // SimGrid's own requests carry negative tags of its own (a program's are >= 0): a nonblocking
     // collective's names one rank twice (the caller's, or -333), a one-sided call's its two ranks
     if (std::get<2>(key) < 0 && std::get<2>(key) != kAnyTagWritten)
-      return out_.no_cost(std::get<0>(key) == std::get<1>(key)
-                              ? "wait of a nonblocking collective (replayed at its call)"
-                              : "wait of a one-sided request (replayed at its call)");
-    return out_.no_cost("wait for a request no call left pending");
+      return out_->no_cost(std::get<0>(key) == std::get<1>(key)
+                               ? "wait of a nonblocking collective (replayed at its call)"
+                               : "wait of a one-sided request (replayed at its call)");
+    return out_->no_cost("wait for a request no call left pending");
   }
   if (a == "test" && completing_tests_.count(line_index_)) {  // where the request completed
     r.no_more_than(3);
     const int request = requests_.complete(request_key(r));
-    if (request < 0) return out_.no_cost("test of a request no call left pending");
-    return out_.wait_request(rank_, request, l.at);
+    if (request < 0) return out_->no_cost("test of a request no call left pending");
+    return out_->wait_request(rank_, request, l.at);
   }
   if (a == "test" || a == "testany" || a == "testall" || a == "testsome") {
     r.no_more_than(a == "test" ? 3 : 0);
-    return out_.no_cost(a == "test" ? "test (a later test or wait of its request completes it)"
-                                    : a + " (its requests stay pending for a later wait)");
+    return out_->no_cost(a == "test" ? "test (a later test or wait of its request completes it)"
+                                     : a + " (its requests stay pending for a later wait)");
   }
   if (a == "Startall") {
     r.no_more_than(0);
-    out_.warn(r.pos(0), a, "the trace does not say which persistent requests Startall starts: none is replayed");
-    return out_.no_cost("Startall (its requests are not in the trace)");
+    out_->warn(r.pos(0), a, "the trace does not say which persistent requests Startall starts: none is replayed");
+    return out_->no_cost("Startall (its requests are not in the trace)");
   }
   r.no_more_than(1);  // waitAny COUNT, waitall [COUNT]
   const size_t count =
       r.has(0) ? static_cast<size_t>(r.integer(0, "request count", 0, 1L << 30)) : std::numeric_limits<size_t>::max();
   const std::vector<int> done = requests_.complete_unnamed(a == "waitAny" ? std::min<size_t>(count, 1) : count);
-  if (done.empty()) return out_.no_cost(a + " covering no request (none pending that no later wait names)");
+  if (done.empty()) return out_->no_cost(a + " covering no request (none pending that no later wait names)");
   if (a == "waitAny")
-    out_.warn(r.pos(0), a,
-              "the trace does not say which request completed: t3sim waits for the oldest pending one that no "
-              "later wait names");
+    out_->warn(r.pos(0), a,
+               "the trace does not say which request completed: t3sim waits for the oldest pending one that no "
+               "later wait names");
   wait_for(done, l.at);
 }
 
@@ -404,16 +410,16 @@ void TiRankReader::one_sided(const Line& l) {
   if (kQuiets.count(a)) {  // completes the rank's puts: shmem_quiet
     r.no_more_than(0);
     op.kind = core::OpKind::Quiet;
-    return out_.shmem(rank_, op, l.at);
+    return out_->shmem(rank_, op, l.at);
   }
   if (a == "Win_lock" || a == "Win_lock_all") {
     r.no_more_than(0);
-    return out_.no_cost("Win_lock (waiting for another rank's lock is not modelled)");
+    return out_->no_cost("Win_lock (waiting for another rank's lock is not modelled)");
   }
   if (a == "Win_post" || a == "Win_start" || a == "Win_wait") {
     r.no_more_than(0);
-    out_.warn(r.pos(0), a, "the trace names no group for post/start/complete/wait: replayed without cost");
-    return out_.no_cost(a + " (its group is not in the trace)");
+    out_->warn(r.pos(0), a, "the trace names no group for post/start/complete/wait: replayed without cost");
+    return out_->no_cost(a + " (its group is not in the trace)");
   }
   if (a.rfind("Win_", 0) == 0) {
     const std::string near = closest_match(a, ti_action_names());
@@ -421,7 +427,7 @@ void TiRankReader::one_sided(const Line& l) {
   }
   // NAME TARGET 0 COUNT TYPE: TARGET is the rank in the window's communicator, taken to be the world
   r.no_more_than(4);
-  op.peer = static_cast<int>(r.integer(0, "rank", 0, out_.pes() - 1L));
+  op.peer = static_cast<int>(r.integer(0, "rank", 0, out_->pes() - 1L));
   op.bytes = r.number(2, "count", 0, 1e12) * type_bytes(l, 3);
   if (op.bytes > kMaxMessageBytes) r.fail(2, "message larger than 1GiB");
   if (a == "Get" || a == "Rget") {
@@ -432,7 +438,7 @@ void TiRankReader::one_sided(const Line& l) {
   } else {
     op.kind = core::OpKind::Atomic;  // Get_accumulate, Fetch_and_op, Compare_and_swap: a round trip
   }
-  out_.shmem(rank_, op, l.at);
+  out_->shmem(rank_, op, l.at);
 }
 
 core::CollectiveCall TiRankReader::parse_collective(const Line& l, const std::string& name, size_t n, size_t self) {
@@ -565,7 +571,7 @@ bool TiRankReader::collective(const Line& l) {
   if (!nonblocking && !collective_kinds().count(a)) return false;
   const std::string name = nonblocking ? a.substr(1) : a;
   const auto& group = (*plan_)[collectives_read_].group;
-  const size_t world = static_cast<size_t>(out_.pes());
+  const size_t world = static_cast<size_t>(out_->pes());
   core::CollectiveCall c;
   bool counts_of_the_job = false;
   if (group) {
@@ -582,13 +588,13 @@ bool TiRankReader::collective(const Line& l) {
     c = parse_collective(l, name, world, static_cast<size_t>(rank_));
   }
   if (nonblocking)
-    out_.warn(l.r.pos(0), a,
-              "a nonblocking collective is replayed as blocking at its call (its overlap with later work is lost; "
-              "the wait that completes it costs nothing)");
+    out_->warn(l.r.pos(0), a,
+               "a nonblocking collective is replayed as blocking at its call (its overlap with later work is lost; "
+               "the wait that completes it costs nothing)");
   if (counts_of_the_job)
-    out_.warn(l.r.pos(0), a,
-              "a vector collective only some ranks run, whose counts do not read as one per rank of them: read as "
-              "one per rank of the job (sizes may be misread)");
+    out_->warn(l.r.pos(0), a,
+               "a vector collective only some ranks run, whose counts do not read as one per rank of them: read as "
+               "one per rank of the job (sizes may be misread)");
   run_collective(std::move(c), l.at);
   return true;
 }
@@ -597,7 +603,7 @@ void TiRankReader::run_collective(core::CollectiveCall c, const TraceProgram::Wh
   const CollectiveInstance& instance = (*plan_)[collectives_read_++];
   if (c.kind == Collective::Gather || c.kind == Collective::Scatter) c.bytes = instance.bytes;
   static const std::vector<int> kEveryRank;
-  out_.collective_instance(rank_, c, at, instance.group ? *instance.group : kEveryRank, instance.id);
+  out_->collective_instance(rank_, c, at, instance.group ? *instance.group : kEveryRank, instance.id);
 }
 
 }  // namespace t3sim::io

@@ -38,6 +38,9 @@ class TiRankReader {
   // The same a line at a time (the streamed replay): start_reading, then read_next until it is false.
   void start_reading(const std::vector<CollectiveInstance>& plan);
   bool read_next();
+  // A copy made before reading reads again into `out` from `texts` and `lines` (the same trace, moved):
+  // the streamed replay's second reading keeps the first's look-ahead instead of making it again.
+  void rebind(TraceProgram& out, const std::vector<TraceText>& texts, const std::vector<TiLine>& lines);
 
  private:
   struct Line;  // a line being read
@@ -59,9 +62,9 @@ class TiRankReader {
   bool starts_receive(const Line& l) const;
   int start_source() const;
 
-  TraceProgram& out_;
+  TraceProgram* out_;
   int rank_;
-  const std::vector<TraceText>& texts_;
+  const std::vector<TraceText>* texts_;
   const std::vector<TiLine>* lines_;
   double default_type_ = 1;
   TiRequests requests_;

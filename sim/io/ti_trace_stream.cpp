@@ -20,18 +20,21 @@ namespace {
 // The second reading: each rank's lines read again as its PE asks for operations.
 class TiTraceStream : public core::OpSource {
  public:
-  TiTraceStream(TiTraceText trace, CollectivePlan plan, core::MessageIndex index, const TraceProgram& first)
+  // `readers`: the first reading's, copied before they read (their look-ahead made once).
+  TiTraceStream(TiTraceText trace, CollectivePlan plan, core::MessageIndex index, const TraceProgram& first,
+                std::vector<TiRankReader> readers)
       : trace_(std::move(trace)),
         plan_(std::move(plan)),
         index_(std::move(index)),
-        program_(TraceProgram::replay_of(first)) {
+        program_(TraceProgram::replay_of(first)),
+        flags_(program_.flags()) {
     ranks_.reserve(static_cast<size_t>(trace_.ranks()));
     for (int rank = 0; rank < trace_.ranks(); ++rank) {
-      ranks_.emplace_back(program_, rank, trace_, flags_);
-      ranks_.back().reader.take_votes();  // planned by the first reading
-      ranks_.back().reader.start_reading(plan_[static_cast<size_t>(rank)]);
+      ranks_.emplace_back(std::move(readers[static_cast<size_t>(rank)]), rank, flags_);
+      TiRankReader& reader = ranks_.back().reader;
+      reader.rebind(program_, trace_.texts, trace_.per_rank[static_cast<size_t>(rank)]);
+      reader.start_reading(plan_[static_cast<size_t>(rank)]);
     }
-    flags_ = program_.flags();
   }
   int pes() const override { return trace_.ranks(); }
   const core::InternTable& flags() const override { return flags_; }
@@ -141,8 +144,7 @@ class TiTraceStream : public core::OpSource {
   static constexpr size_t kPackFrom = 16;
 
   struct Rank {
-    Rank(TraceProgram& program, int rank, const TiTraceText& trace, core::InternTable& flags)
-        : reader(program, rank, trace.texts, trace.per_rank[static_cast<size_t>(rank)]), expander(rank, flags) {}
+    Rank(TiRankReader r, int rank, core::InternTable& flags) : reader(std::move(r)), expander(rank, flags) {}
     TiRankReader reader;
     core::MessageExpander expander;
     std::vector<core::Call> calls;  // the calls of the line read last, unless packed
@@ -170,6 +172,7 @@ struct FirstReading {
   TraceProgram program;
   CollectivePlan plan;
   core::MessageIndex index;
+  std::vector<TiRankReader> unread;  // the readers as they were before reading: for the second reading
 };
 
 FirstReading read_first(const TiTraceText& trace, double eager_threshold, double max_operations, bool strict,
@@ -185,6 +188,7 @@ FirstReading read_first(const TiTraceText& trace, double eager_threshold, double
     votes.push_back(readers.back().take_votes());
   }
   first.plan = plan_collectives(votes, first.program);
+  first.unread = readers;
   for (int rank = 0; rank < ranks; ++rank) {
     TiRankReader& reader = readers[static_cast<size_t>(rank)];
     std::vector<core::Call>& calls = first.program.calls(rank);
@@ -229,7 +233,8 @@ LoadedWorkload load_ti_trace_streamed(const std::string& path, double eager_thre
   w.summed_records = true;
   out.pes_pos = {path, 0, 0};
   out.account = program.account();
-  w.source = std::make_shared<TiTraceStream>(std::move(trace), std::move(first.plan), std::move(first.index), program);
+  w.source = std::make_shared<TiTraceStream>(std::move(trace), std::move(first.plan), std::move(first.index), program,
+                                             std::move(first.unread));
   return out;
 }
 

@@ -12,6 +12,7 @@ namespace t3sim::io {
 
 TraceLine tokenize_line(const std::string& text, size_t start, size_t end, int number) {
   TraceLine line{number, {}};
+  line.tokens.reserve(8);  // a TI line has up to 7 fields but for vector collectives: one allocation
   size_t i = start;
   while (i < end) {
     const char c = text[i];
