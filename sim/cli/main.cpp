@@ -109,11 +109,15 @@ int main(int argc, char** argv) {
   PointText run_text;
   auto* run_cmd = app.add_subcommand("run", "Simulate a workload on a machine and print its timings");
   add_point_options(run_cmd, run, run_text);
-  run_cmd->add_option("--out", run.out_dir, "also write WORKLOAD.PROFILE.csv and .json into this folder");
+  run_cmd->add_option("--out", run.out_dir,
+                      "also write WORKLOAD.PROFILE.csv and .json into this folder (a streamed TI trace: records "
+                      "summed per PE, label and kind)");
   run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
   run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line");
   run_cmd->add_option("--paje", run.paje, "also write a SimGrid Paje trace of the run (view it in ViTE)");
-  run_cmd->add_option("--transfers", run.transfers_file, "also write every data movement (CSV) to this file");
+  run_cmd->add_option("--transfers", run.transfers_file,
+                      "also write every data movement (CSV) to this file (a streamed TI trace: one row per pair, "
+                      "direction and mover, bytes summed; --expand-whole for every one)");
   run_cmd
       ->add_option("--uncertainty", run.uncertainty,
                    "run the point N times over a Latin hypercube of the machine's parameter ranges and report each "

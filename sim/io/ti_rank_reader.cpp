@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -85,14 +86,16 @@ TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceT
   const std::string me = std::to_string(rank_);
   std::vector<std::pair<size_t, std::string>> self_starts;
   std::vector<std::tuple<size_t, std::string, std::string>> receive_waits;
-  for_each_line([&](const Line& l) {
-    if ((l.a == "recv" || l.a == "irecv") && l.r.has(1) && l.r.at(0, "rank").text == me)
-      self_receive_tags_.insert(l.r.at(1, "tag").text);
-    if (l.a == "Start" && l.r.has(1) && l.r.at(0, "rank").text == me)
-      self_starts.push_back({line_index_, l.r.at(1, "tag").text});
-    if ((l.a == "wait" || l.a == "test") && l.r.has(2) && l.r.at(1, "rank").text == me)
-      receive_waits.emplace_back(line_index_, l.r.at(0, "rank").text, l.r.at(2, "tag").text);
-  });
+  for_each_line(
+      [&](const Line& l) {
+        if ((l.a == "recv" || l.a == "irecv") && l.r.has(1) && l.r.at(0, "rank").text == me)
+          self_receive_tags_.insert(l.r.at(1, "tag").text);
+        if (l.a == "Start" && l.r.has(1) && l.r.at(0, "rank").text == me)
+          self_starts.push_back({line_index_, l.r.at(1, "tag").text});
+        if ((l.a == "wait" || l.a == "test") && l.r.has(2) && l.r.at(1, "rank").text == me)
+          receive_waits.emplace_back(line_index_, l.r.at(0, "rank").text, l.r.at(2, "tag").text);
+      },
+      {"recv", "irecv", "Start", "wait", "test"});  // the other lines are not tokenized for this pass
   // A persistent receive's source is the one its first wait or test after it names (SimGrid writes
   // the request's source there, though the Start line has only the receiver).
   std::vector<bool> claimed(receive_waits.size(), false);
@@ -124,12 +127,29 @@ TiRankReader::TiRankReader(TraceProgram& out, int rank, const std::vector<TraceT
   default_type_ = 1;
 }
 
-void TiRankReader::for_each_line(const std::function<void(const Line&)>& f) {
+namespace {
+// The action of a line (its second word), read from the text without tokenizing it.
+std::string_view action_of(const TraceText& t, const TraceText::Line& l) {
+  const std::string_view line(t.text.data() + l.start, l.length);
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  size_t i = 0;
+  while (i < line.size() && blank(line[i])) ++i;
+  while (i < line.size() && !blank(line[i])) ++i;  // the rank
+  while (i < line.size() && blank(line[i])) ++i;
+  const size_t from = i;
+  while (i < line.size() && !blank(line[i]) && line[i] != '#') ++i;
+  return line.substr(from, i - from);
+}
+}  // namespace
+
+void TiRankReader::for_each_line(const std::function<void(const Line&)>& f, const std::vector<std::string_view>& only) {
   line_index_ = 0;
   for (const auto& [file, ref] : *lines_) {
     const TraceText& t = (*texts_)[static_cast<size_t>(file)];
-    const TraceLine line = t.line(ref);  // tokenized on each pass: the rank's lines are not kept so
-    f(Line(t.path, file, line));
+    if (only.empty() || std::find(only.begin(), only.end(), action_of(t, ref)) != only.end()) {
+      const TraceLine line = t.line(ref);  // tokenized on each pass: the rank's lines are not kept so
+      f(Line(t.path, file, line));
+    }
     ++line_index_;
   }
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,7 +45,9 @@ class TiRankReader {
 
  private:
   struct Line;  // a line being read
-  void for_each_line(const std::function<void(const Line&)>& f);
+  // f for each of the rank's lines in order (line_index_ its index), or only for those whose action
+  // is in `only` when it is not empty.
+  void for_each_line(const std::function<void(const Line&)>& f, const std::vector<std::string_view>& only = {});
   TiRequests::Key request_key(const LineReader& r) const;  // SRC DST TAG of a wait or test line
   std::optional<TiRequests::Key> post_key(const Line& l) const;
   void look_ahead(const Line& l);
