@@ -106,20 +106,24 @@ TiTraceText read_ti_trace_text(const std::string& path) {
   return out;
 }
 
+std::vector<TiRankReader> look_ahead(TraceProgram& program, const TiTraceText& trace, CollectivePlan* plan) {
+  std::vector<TiRankReader> readers;
+  std::vector<std::vector<CollectiveVote>> votes;
+  readers.reserve(static_cast<size_t>(trace.ranks()));
+  for (int rank = 0; rank < trace.ranks(); ++rank) {
+    readers.emplace_back(program, rank, trace.texts, trace.per_rank[static_cast<size_t>(rank)]);
+    votes.push_back(readers.back().take_votes());
+  }
+  *plan = plan_collectives(votes, program);
+  return readers;
+}
+
 LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, double max_operations, bool strict) {
   TiTraceText trace = read_ti_trace_text(path);
   const int ranks = trace.ranks();
-  const std::vector<TraceText>& texts = trace.texts;
-  const std::vector<std::string>& files = trace.files;
-  TraceProgram program(ranks, files, max_operations, strict);
-  std::vector<TiRankReader> readers;
-  std::vector<std::vector<CollectiveVote>> votes;
-  readers.reserve(static_cast<size_t>(ranks));
-  for (int rank = 0; rank < ranks; ++rank) {
-    readers.emplace_back(program, rank, texts, trace.per_rank[static_cast<size_t>(rank)]);
-    votes.push_back(readers.back().take_votes());
-  }
-  const CollectivePlan plan = plan_collectives(votes, program);
+  TraceProgram program(ranks, trace.files, max_operations, strict);
+  CollectivePlan plan;
+  std::vector<TiRankReader> readers = look_ahead(program, trace, &plan);
   for (size_t rank = 0; rank < readers.size(); ++rank) {
     readers[rank].read(plan[rank]);
     std::vector<TiLine>().swap(trace.per_rank[rank]);  // read once: a large trace's index is tens of MB

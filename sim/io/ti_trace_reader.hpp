@@ -8,6 +8,7 @@
 #pragma once
 #include <string>
 
+#include "sim/io/ti_collective_plan.hpp"
 #include "sim/io/ti_rank_reader.hpp"
 #include "sim/io/workload_loader.hpp"
 
@@ -27,5 +28,10 @@ struct TiTraceText {
   int ranks() const { return static_cast<int>(per_rank.size()); }
 };
 TiTraceText read_ti_trace_text(const std::string& path);
+
+// Every rank's reader of `trace`, writing into `program`, and the collectives planned across them
+// (plan_collectives into *plan): where both readings of a trace start (the readers have looked ahead,
+// not read).
+std::vector<TiRankReader> look_ahead(TraceProgram& program, const TiTraceText& trace, CollectivePlan* plan);
 
 }  // namespace t3sim::io

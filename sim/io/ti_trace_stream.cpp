@@ -161,9 +161,6 @@ class TiTraceStream : public core::OpSource {
   std::vector<Rank> ranks_;
 };
 
-}  // namespace
-
-namespace {
 constexpr size_t kCallBatch = 4096;
 
 // The first reading: every line checked and counted, the collectives planned, the messages indexed
@@ -180,14 +177,7 @@ FirstReading read_first(const TiTraceText& trace, double eager_threshold, double
   const int ranks = trace.ranks();
   FirstReading first{
       TraceProgram(ranks, trace.files, max_operations, strict), {}, core::MessageIndex(eager_threshold, exact)};
-  std::vector<TiRankReader> readers;
-  std::vector<std::vector<CollectiveVote>> votes;
-  readers.reserve(static_cast<size_t>(ranks));
-  for (int rank = 0; rank < ranks; ++rank) {
-    readers.emplace_back(first.program, rank, trace.texts, trace.per_rank[static_cast<size_t>(rank)]);
-    votes.push_back(readers.back().take_votes());
-  }
-  first.plan = plan_collectives(votes, first.program);
+  std::vector<TiRankReader> readers = look_ahead(first.program, trace, &first.plan);
   first.unread = readers;
   for (int rank = 0; rank < ranks; ++rank) {
     TiRankReader& reader = readers[static_cast<size_t>(rank)];

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +12,7 @@
 #include "sim/io/input_file.hpp"
 #include "sim/io/ti_trace_reader.hpp"
 #include "sim/io/trace_lines.hpp"
+#include "ti_corpus.hpp"
 
 using namespace t3sim;
 
@@ -286,21 +286,8 @@ TEST(TiImport, OneFileLayoutListsOneFileOfEveryRank) {
 // ---- the real corpus ----
 
 namespace {
-std::string corpus(const std::string& name) {
-  return std::string(T3SIM_SOURCE_DIR) + "/tests/data/ti-real/" + name + "/" + name + ".txt";
-}
+std::string corpus(const std::string& name) { return test::ti_corpus_trace(name); }
 // Action lines in the files a master lists (or in the file itself), counted without t3sim's reader.
-// Every trace of the corpus: the folders holding NAME/NAME.txt, sorted.
-std::vector<std::string> corpus_names() {
-  std::vector<std::string> names;
-  const std::filesystem::path root = std::string(T3SIM_SOURCE_DIR) + "/tests/data/ti-real";
-  for (const auto& entry : std::filesystem::directory_iterator(root)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.is_directory() && std::filesystem::exists(entry.path() / (name + ".txt"))) names.push_back(name);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 size_t lines_in(const std::string& master) {
   std::vector<std::string> files;
   for (const auto& line : io::read_trace_lines(master)) files.push_back(io::path_beside(master, line.tokens[0].text));
@@ -327,13 +314,7 @@ TEST_P(TiCorpus, EveryLineIsReplayedOrWithoutCostByARule) {
   EXPECT_FALSE(w.workload.ops.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Real, TiCorpus, testing::ValuesIn(corpus_names()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;  // gtest names: letters, digits and _
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Real, TiCorpus, testing::ValuesIn(test::ti_corpus_names()), test::ti_corpus_test_name);
 
 TEST(TiCorpus, LuleshCompletesEveryReceiveAndEveryWaitFindsItsRequest) {
   // 1136 irecvs, each named by one of the 1136 `wait` lines; the 248 `waitall 26` complete the isends

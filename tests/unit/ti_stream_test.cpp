@@ -5,12 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
-#include <filesystem>
 
 #include "sim/core/message_index.hpp"
 #include "sim/io/ti_trace_reader.hpp"
 #include "sim/io/ti_trace_stream.hpp"
+#include "ti_corpus.hpp"
 
 using namespace t3sim;
 
@@ -91,17 +90,6 @@ void expect_same_replay(const std::string& path) {
   }
 }
 
-std::vector<std::string> corpus_names() {
-  std::vector<std::string> names;
-  const std::filesystem::path root = source_file("tests/data/ti-real");
-  for (const auto& entry : std::filesystem::directory_iterator(root)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.is_directory() && std::filesystem::exists(entry.path() / (name + ".txt"))) names.push_back(name);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 core::Call message(core::Call::Kind kind, int peer, double bytes, int tag) {
   core::Call c;
   c.kind = kind;
@@ -116,17 +104,10 @@ core::Call message(core::Call::Kind kind, int peer, double bytes, int tag) {
 class TiStreamCorpus : public testing::TestWithParam<std::string> {};
 
 TEST_P(TiStreamCorpus, EveryPeGetsTheWholeExpansionsOperations) {
-  const std::string name = GetParam();
-  expect_same_replay(source_file("tests/data/ti-real/" + name + "/" + name + ".txt"));
+  expect_same_replay(test::ti_corpus_trace(GetParam()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Real, TiStreamCorpus, testing::ValuesIn(corpus_names()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;  // gtest names: letters, digits and _
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Real, TiStreamCorpus, testing::ValuesIn(test::ti_corpus_names()), test::ti_corpus_test_name);
 
 TEST(TiStream, ExamplesReplayAsTheWholeExpansion) {
   for (const char* name : {"ti-ring-128.txt", "ti-alltoall-128.txt"})
