@@ -504,11 +504,17 @@ bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
   return en.path.empty() && !std::isfinite(rate);
 }
 
-const std::vector<EntryId>& FlowSolver::solve() {
+const std::vector<EntryId>& FlowSolver::solve() { return solve_rounds(false); }
+
+const std::vector<EntryId>& FlowSolver::solve_local() { return solve_rounds(true); }
+
+const std::vector<EntryId>& FlowSolver::solve_rounds(bool local) {
   changed_.clear();
-  if (dirty_resources_.empty() && dirty_new_.empty()) return changed_;
+  if (dirty_resources_.empty() && dirty_new_.empty() && (local || deferred_resources_.empty())) return changed_;
   ++stats_.solves;
-  // S: the resources whose users are re-solved; F: the entries crossing them.
+  if (local) ++stats_.local_solves;
+  // S: the resources whose users are re-solved; F: the entries crossing them. An exact solve also
+  // takes up what local solves deferred: the resources of every entry they left failing.
   std::vector<ResourceId>& S = solve_resources_;
   S.clear();
   const uint64_t in_s = ++s_epoch_;
@@ -518,6 +524,16 @@ const std::vector<EntryId>& FlowSolver::solve() {
     S.push_back(r);
   }
   dirty_resources_.clear();
+  if (!local) {
+    for (ResourceId r : deferred_resources_) {
+      Scratch& s = scratch_[static_cast<size_t>(r)];
+      s.deferred = false;
+      if (s.s_stamp == in_s) continue;
+      s.s_stamp = in_s;
+      S.push_back(r);
+    }
+    deferred_resources_.clear();
+  }
   std::vector<EntryId>& F = solve_entries_;
   std::vector<EntryId>& candidates = solve_candidates_;
   for (;;) {
@@ -573,6 +589,16 @@ const std::vector<EntryId>& FlowSolver::solve() {
       }
       ++stats_.checks;
       if (satisfied(e, trial_)) continue;
+      if (local) {  // left failing: its resources are re-solved by the next exact solve
+        ++stats_.deferred_entries;
+        for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
+          Scratch& s = scratch_[static_cast<size_t>(r)];
+          if (s.deferred) continue;
+          s.deferred = true;
+          deferred_resources_.push_back(r);
+        }
+        continue;
+      }
       for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
         Scratch& s = scratch_[static_cast<size_t>(r)];
         if (s.s_stamp == in_s) continue;

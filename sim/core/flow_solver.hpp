@@ -77,6 +77,15 @@ class FlowSolver {
   // entries that exist now and whose rate differs from the one before (new entries included), in id
   // order; valid until the next call.
   const std::vector<EntryId>& solve();
+  // The first round of solve() only: the entries crossing the changed resources are re-solved with
+  // every other rate held, which keeps every resource within capacity, and the entries it leaves
+  // failing the max-min condition (elsewhere in the system, where the change would ripple on) keep
+  // their rates until the next solve(), which starts from their resources as well as its own
+  // changes and ends, as always, at the exact max-min allocation. Used by the fast transport's
+  // settle time (solver_transport.hpp) where one change moves rates across the whole machine.
+  const std::vector<EntryId>& solve_local();
+  // Local solves have left entries failing (an exact solve() is owed).
+  bool deferred() const { return !deferred_resources_.empty(); }
 
   // Per-flow rate of entry e (bytes/s) as of the last solve.
   double rate(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).rate; }
@@ -100,13 +109,15 @@ class FlowSolver {
 
   // Work counters since construction, for `t3sim bench` and the tests.
   struct Stats {
-    uint64_t solves = 0;          // solve() calls that had changes to handle
-    uint64_t entries_solved = 0;  // entries re-solved, summed over the rounds of every solve
-    uint64_t rounds = 0;          // re-solve rounds (1 per solve when no check fails)
-    uint64_t rate_changes = 0;    // entries reported as changed
-    uint64_t fill_users = 0;      // users visited to set up fills (capacity left by outside entries)
-    uint64_t check_users = 0;     // users visited to check conditions (loads and fastest users)
-    uint64_t checks = 0;          // conditions checked in full
+    uint64_t solves = 0;            // solve() calls that had changes to handle
+    uint64_t entries_solved = 0;    // entries re-solved, summed over the rounds of every solve
+    uint64_t rounds = 0;            // re-solve rounds (1 per solve when no check fails)
+    uint64_t rate_changes = 0;      // entries reported as changed
+    uint64_t fill_users = 0;        // users visited to set up fills (capacity left by outside entries)
+    uint64_t check_users = 0;       // users visited to check conditions (loads and fastest users)
+    uint64_t checks = 0;            // conditions checked in full
+    uint64_t local_solves = 0;      // of the solves, solve_local() calls
+    uint64_t deferred_entries = 0;  // entries local solves left failing (counted each time)
   };
   const Stats& stats() const { return stats_; }
 
@@ -154,6 +165,7 @@ class FlowSolver {
   // Marks are epoch stamps (64-bit: they never wrap), so no clearing pass is needed.
   struct Scratch {
     bool dirty = false;            // its users changed since the last solve
+    bool deferred = false;         // in deferred_resources_
     uint64_t s_stamp = 0;          // in the re-solved set S of the current solve
     uint64_t fill_stamp = 0;       // remaining / active set up for the current fill
     uint64_t heap_stamp = 0;       // a candidate bottleneck of the current fill
@@ -192,6 +204,8 @@ class FlowSolver {
   using ShareItem = std::pair<double, ResourceId>;
   mutable std::vector<ShareItem> fill_heap_;
   std::vector<ResourceId> dirty_resources_;
+  std::vector<ResourceId> deferred_resources_;  // resources of entries local solves left failing
+  const std::vector<EntryId>& solve_rounds(bool local);
   std::vector<EntryId> dirty_new_;  // entries created since the last solve (reported as changed)
   std::vector<uint64_t> entry_mark_;
   uint64_t s_epoch_ = 0;

@@ -50,6 +50,12 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
       {"request_bytes", Quantity::Size, std::string("16B"), 1, false, 4096,
        "size on the wire of a get request (header and remote address)", std::nullopt,
        T3SIM_FIELD(NetworkParams, request_bytes)},
+      {"settle_time", Quantity::Time, std::string("10us"), 0, false, 1e-1,
+       "minimal_oblivious and minimal_adaptive only (fast driver): after flows start or end, the rates of the "
+       "flows sharing a link with them are solved at once and the rest of the machine, where one change moves "
+       "rates across every coupled flow, at most this much later; 0: exact max-min at every change (the "
+       "single-route routings always are). A numerical setting: its cost and effect are in the README (Speed)",
+       std::nullopt, T3SIM_FIELD(NetworkParams, settle_time)},
   };
   return decls;
 }

@@ -29,6 +29,10 @@ struct NetworkParams {
   double nic_injection_bandwidth = 0;  // bytes/s from a node into its router
   double nic_ejection_bandwidth = 0;   // bytes/s from the router into a node
   double request_bytes = 0;            // bytes of a get request packet (header + address)
+  // s: multipath routings only: how long a change of flows may leave rates elsewhere in the machine
+  // at their old values before the exact max-min allocation is solved again (0: at once, always
+  // exact). Numerical, not physical: engine/solver_transport.hpp.
+  double settle_time = 10e-6;
 };
 
 // I/O: file servers at torus positions, each with disks (object storage targets), and the costs of a

@@ -71,20 +71,30 @@ void MinimalPaths::build_lattice(const Coord& a, const Coord& dist, const Direct
   lat.points =
       static_cast<size_t>(lat.extent[0]) * static_cast<size_t>(lat.extent[1]) * static_cast<size_t>(lat.extent[2]);
   lat.out.resize(lat.points);
-  for (size_t p = 0; p < lat.points; ++p) {
-    const Coord step = lat.step(p);
-    Coord c{};
-    for (int d = 0; d < 3; ++d) {
-      const int k = torus_.dims()[d];
-      const int s = dir[d] == Direction::Plus ? step[d] : k - step[d];
-      c[d] = (a[d] + s) % k;
-    }
-    const int node = torus_.node_id(c);
-    for (int d = 0; d < 3; ++d) {
-      const LinkId l = Torus::link_id(node, d, dir[d]);
-      lat.out[p][static_cast<size_t>(d)] = step[d] < dist[d] && !failed(l) ? l : -1;
+  // The node id is a sum of one term per dimension (x + X*(y + Y*z)): each term tabulated by step.
+  std::array<std::vector<int>, 3>& term = lattice_terms_;
+  const Coord& k = torus_.dims();
+  const int scale[3] = {1, k[0], k[0] * k[1]};
+  for (int d = 0; d < 3; ++d) {
+    std::vector<int>& t = term[static_cast<size_t>(d)];
+    t.resize(static_cast<size_t>(lat.extent[d]));
+    for (int step = 0; step < lat.extent[d]; ++step) {
+      const int s = dir[d] == Direction::Plus ? step : k[d] - step;
+      t[static_cast<size_t>(step)] = (a[d] + s) % k[d] * scale[d];
     }
   }
+  size_t p = 0;
+  for (int z = 0; z < lat.extent[2]; ++z)
+    for (int y = 0; y < lat.extent[1]; ++y)
+      for (int x = 0; x < lat.extent[0]; ++x, ++p) {
+        const int node =
+            term[0][static_cast<size_t>(x)] + term[1][static_cast<size_t>(y)] + term[2][static_cast<size_t>(z)];
+        const int step[3] = {x, y, z};
+        for (int d = 0; d < 3; ++d) {
+          const LinkId l = Torus::link_id(node, d, dir[d]);
+          lat.out[p][static_cast<size_t>(d)] = step[d] < dist[d] && !failed(l) ? l : -1;
+        }
+      }
 }
 
 bool MinimalPaths::split_minimal(int src, int dst, std::vector<LinkId>& links, std::vector<double>& weights) const {
@@ -138,9 +148,9 @@ int MinimalPaths::widest_route(int src, int dst, const std::function<double(Link
   Coord dist{};
   std::vector<Direction> choices[3];
   directions(a, b, dist, choices);
-  Lattice lat;
-  std::vector<double> best;
-  std::vector<signed char> via;  // the dimension of the hop into each point on its widest route
+  Lattice& lat = widest_lattice_;
+  std::vector<double>& best = widest_best_;
+  std::vector<signed char>& via = widest_via_;  // the dimension of the hop into each point on its widest route
   double widest = -1;
   const size_t start = route.size();
   for (Direction dx : choices[0])
@@ -151,25 +161,32 @@ int MinimalPaths::widest_route(int src, int dst, const std::function<double(Link
         best.assign(lat.points, -1);  // -1: not reached
         via.assign(lat.points, -1);
         best[0] = std::numeric_limits<double>::infinity();
-        for (size_t p = 1; p < lat.points; ++p)
-          for (int d = 2; d >= 0; --d) {  // the higher dimension wins a tie: x hops first, going forward
-            const LinkId in = lat.in(p, d);
-            if (in < 0) continue;
-            const double from = best[p - lat.stride[static_cast<size_t>(d)]];
-            if (from < 0) continue;
-            const double w = std::min(from, score(in));
-            if (w > best[p]) {
-              best[p] = w;
-              via[p] = static_cast<signed char>(d);
+        size_t p = 0;
+        for (int z = 0; z < lat.extent[2]; ++z)
+          for (int y = 0; y < lat.extent[1]; ++y)
+            for (int x = 0; x < lat.extent[0]; ++x, ++p) {
+              const int step[3] = {x, y, z};
+              for (int d = 2; d >= 0; --d) {  // the higher dimension wins a tie: x hops first, going forward
+                if (step[d] == 0) continue;
+                const size_t from_point = p - lat.stride[static_cast<size_t>(d)];
+                const LinkId in = lat.out[from_point][static_cast<size_t>(d)];
+                if (in < 0) continue;
+                const double from = best[from_point];
+                if (from < 0) continue;
+                const double w = std::min(from, score(in));
+                if (w > best[p]) {
+                  best[p] = w;
+                  via[p] = static_cast<signed char>(d);
+                }
+              }
             }
-          }
         if (!(best[lat.points - 1] > widest)) continue;  // the first direction combination wins a tie
         widest = best[lat.points - 1];
         route.resize(start);
-        for (size_t p = lat.points - 1; p > 0;) {
-          const int d = via[p];
-          route.push_back(lat.in(p, d));
-          p -= lat.stride[static_cast<size_t>(d)];
+        for (size_t q = lat.points - 1; q > 0;) {
+          const int d = via[q];
+          route.push_back(lat.in(q, d));
+          q -= lat.stride[static_cast<size_t>(d)];
         }
         std::reverse(route.begin() + static_cast<long>(start), route.end());
       }

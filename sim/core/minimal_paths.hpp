@@ -76,6 +76,12 @@ class MinimalPaths {
 
   Torus torus_;
   std::vector<bool> failed_;  // by link id; empty when none failed
+  // Scratch reused from call to call (adaptive routing asks for a widest route per new flow): a
+  // MinimalPaths is used by one simulation, on one thread.
+  mutable std::array<std::vector<int>, 3> lattice_terms_;
+  mutable Lattice widest_lattice_;
+  mutable std::vector<double> widest_best_;
+  mutable std::vector<signed char> widest_via_;
 };
 
 }  // namespace t3sim::core

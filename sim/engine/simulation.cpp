@@ -156,11 +156,12 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
       const core::FlowSolver::Stats& st = transport.solver().stats();
       std::fprintf(stderr,
                    "solver: %llu solves, %llu rounds, %llu entries re-solved, %llu rate changes, %llu fill users, "
-                   "%llu check users, %llu full checks\n",
+                   "%llu check users, %llu full checks, %llu local solves, %llu entries deferred\n",
                    static_cast<unsigned long long>(st.solves), static_cast<unsigned long long>(st.rounds),
                    static_cast<unsigned long long>(st.entries_solved), static_cast<unsigned long long>(st.rate_changes),
                    static_cast<unsigned long long>(st.fill_users), static_cast<unsigned long long>(st.check_users),
-                   static_cast<unsigned long long>(st.checks));
+                   static_cast<unsigned long long>(st.checks), static_cast<unsigned long long>(st.local_solves),
+                   static_cast<unsigned long long>(st.deferred_entries));
       if (const core::AdaptiveSplits* a = transport.adaptive())
         std::fprintf(
             stderr,

@@ -20,6 +20,7 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
                                                        cost.machine().adaptive_moves);
     carried_.assign(static_cast<size_t>(resources.count()), 0.0);
   }
+  if (!resources.routing().single_route()) settle_time_ = cost.machine().network.settle_time;
 }
 
 double SolverTransport::now() const { return sg4::Engine::get_clock(); }
@@ -135,7 +136,19 @@ bool SolverTransport::run_next(double t) {
 void SolverTransport::solve(double now) {
   dirty_ = false;
   ++instants_;
-  apply(solver_.solve(), now);
+  const bool exact = !(settle_time_ > 0) || reconcile_due_ || settle_due_;
+  reconcile_due_ = false;
+  apply(exact ? solver_.solve() : solver_.solve_local(), now);
+  if (solver_.deferred() && !reconcile_scheduled_) {
+    // What the local solve left for later is solved exactly at most settle_time_ after it.
+    reconcile_scheduled_ = true;
+    calendar_.schedule(now + settle_time_, [this] {
+      reconcile_scheduled_ = false;
+      if (!solver_.deferred()) return;
+      reconcile_due_ = true;
+      dirty_ = true;
+    });
+  }
   for (core::EntryId e : joined_)  // a new flow may end first even where the rate did not change
     if (solver_.alive(e)) schedule(e, now);
   joined_.clear();

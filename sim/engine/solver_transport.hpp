@@ -13,6 +13,11 @@
 // load (core/adaptive_splits.hpp): new flows take their widest route; once no flow has come or gone
 // for AdaptiveSplits::kSettleQuiet (at most once per kSettleInterval) every split is filled again and
 // polished by rounds of moves, each round solved at that same instant.
+// Settle time (network.settle_time, multipath routings only): a solve re-solves at once just the
+// flows sharing a resource with the changed ones (FlowSolver::solve_local, feasible everywhere) and
+// the exact max-min allocation of the whole machine at most settle_time later, and before every
+// re-balancing: under balanced multipath loads one change moves rates across every coupled flow, and
+// solving that ripple at every event cost 8x the run (README, Speed, "Settle time"). 0: exact always.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -87,6 +92,9 @@ class SolverTransport : public core::Transport {
   std::vector<core::EntryId> candidates_;  // entries whose rate changed in the last solve
   std::vector<core::EntryId> live_;        // rebalance(): the live entries
   bool settle_due_ = false;                // the next solve re-balances
+  double settle_time_ = 0;                 // s: local solves, an exact one at most this long after (0: exact)
+  bool reconcile_due_ = false;             // the next solve is exact
+  bool reconcile_scheduled_ = false;       // an exact solve is scheduled
   uint64_t settle_generation_ = 0;         // the latest re-balancing scheduled (earlier ones are void)
   double last_settle_ = -1e300;            // s: the last re-balancing
   core::EventCalendar calendar_;
