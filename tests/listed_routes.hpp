@@ -1,13 +1,13 @@
 // Every shortest route between two nodes of a torus over the links that work, listed one by one by a
 // depth-first walk (no lattice count, no edge betweenness): the tests' independent check of
-// sim/core/minimal_paths.hpp, and the source of the expected link loads of the routing closed forms.
+// sim/core/routing/minimal_paths.hpp, and the source of the expected link loads of the routing closed forms.
 #pragma once
 #include <functional>
 #include <map>
 #include <queue>
 #include <vector>
 
-#include "sim/core/torus.hpp"
+#include "sim/core/topology/torus.hpp"
 
 namespace t3sim::testing_support {
 

@@ -6,8 +6,8 @@
 #include <functional>
 #include <vector>
 
-#include "sim/core/flow_solver.hpp"
-#include "sim/core/router.hpp"
+#include "sim/core/flow/flow_solver.hpp"
+#include "sim/core/routing/ordered_routes.hpp"
 
 namespace t3sim::testing_support {
 
@@ -45,7 +45,7 @@ class TorusFlowSystem {
   }
 
  private:
-  core::Router router_;
+  core::OrderedRoutes router_;
   int pes_per_node_;
   std::vector<core::ResourceId> inject_, eject_, link_;
 };

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/core/traffic_report.hpp"
+#include "sim/analysis/traffic_report.hpp"
 
 namespace t3sim::calib {
 
-double median(std::vector<double> v) { return core::distribution_of(std::move(v)).median; }
+double median(std::vector<double> v) { return analysis::distribution_of(std::move(v)).median; }
 
 SuiteStats suite_stats(const std::string& suite, double median_target, const std::vector<CaseResult>& cases) {
   SuiteStats s;

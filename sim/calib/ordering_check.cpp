@@ -37,13 +37,13 @@ const char* relation(double a, double b, double tie) {
 
 }  // namespace
 
-std::vector<OrderingResult> check_paired_orderings(const core::SuiteSpec& suite,
+std::vector<OrderingResult> check_paired_orderings(const calib::SuiteSpec& suite,
                                                    const std::vector<CaseResult>& results) {
   std::vector<OrderingResult> out;
   for (const auto& spec : suite.paired_orderings)
     for (const auto& a : results) {
       if (a.measured.suite != suite.id || a.measured.metric != spec.first ||
-          !core::row_matches(spec.where, a.measured.row))
+          !calib::row_matches(spec.where, a.measured.row))
         continue;
       for (const auto& b : results) {
         if (b.measured.suite != suite.id || b.measured.metric != spec.second || b.measured.row != a.measured.row)
@@ -60,7 +60,7 @@ std::vector<OrderingResult> check_paired_orderings(const core::SuiteSpec& suite,
   return out;
 }
 
-std::vector<OrderingResult> check_orderings(const core::SuiteSpec& suite, const std::vector<CaseResult>& results) {
+std::vector<OrderingResult> check_orderings(const calib::SuiteSpec& suite, const std::vector<CaseResult>& results) {
   std::vector<OrderingResult> out;
   for (const auto& spec : suite.orderings) {
     for (const auto& metric : spec.metrics) {

@@ -15,9 +15,9 @@ struct OrderingResult {
   bool ok = false;              // every measured strict order holds in the predictions
 };
 
-std::vector<OrderingResult> check_orderings(const core::SuiteSpec& suite, const std::vector<CaseResult>& results);
+std::vector<OrderingResult> check_orderings(const calib::SuiteSpec& suite, const std::vector<CaseResult>& results);
 // Per row, two metrics in the same relation (lower, higher, or within `tie`) predicted as measured.
-std::vector<OrderingResult> check_paired_orderings(const core::SuiteSpec& suite,
+std::vector<OrderingResult> check_paired_orderings(const calib::SuiteSpec& suite,
                                                    const std::vector<CaseResult>& results);
 
 }  // namespace t3sim::calib

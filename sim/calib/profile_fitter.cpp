@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "sim/calib/validation_run.hpp"
-#include "sim/core/cost_model.hpp"
-#include "sim/core/machine_params.hpp"
-#include "sim/core/uncontended_replay.hpp"
+#include "sim/core/machine/machine_params.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/run/uncontended_replay.hpp"
 
 namespace t3sim::calib {
 namespace {
@@ -17,8 +17,8 @@ namespace {
 struct Problem {
   const core::MachineSpec* machine;
   core::SoftwareProfile profile;
-  const std::map<core::RunKey, core::Workload>* workloads;
-  const std::vector<core::MeasuredCase>* cases;
+  const std::map<calib::RunKey, core::Workload>* workloads;
+  const std::vector<calib::MeasuredCase>* cases;
   std::vector<const core::ParamDecl<core::SoftwareProfile>*> free;
   int evaluations = 0;
 
@@ -27,7 +27,7 @@ struct Problem {
   }
   std::vector<double> rel_errors() const {
     const core::CostModel cost(*machine, profile);
-    std::map<core::RunKey, core::RunResult> runs;
+    std::map<calib::RunKey, core::RunResult> runs;
     for (const auto& [key, workload] : *workloads) runs[key] = core::replay_uncontended(cost, workload);
     std::vector<double> errs;
     for (const auto& c : *cases) errs.push_back(predicted_value(c, runs.at(c.run)) / c.measured - 1.0);
@@ -50,8 +50,8 @@ double objective(const std::vector<double>& x, std::vector<double>& /*grad*/, vo
 }  // namespace
 
 FitResult fit_profile(const core::MachineSpec& machine, const std::string& profile,
-                      const std::map<core::RunKey, core::Workload>& workloads,
-                      const std::vector<core::MeasuredCase>& cases, const std::vector<std::string>& free_params) {
+                      const std::map<calib::RunKey, core::Workload>& workloads,
+                      const std::vector<calib::MeasuredCase>& cases, const std::vector<std::string>& free_params) {
   const core::SoftwareProfile* base = machine.find_profile(profile);
   if (!base) throw std::runtime_error("machine '" + machine.name + "' has no profile '" + profile + "'");
   Problem prob{&machine, *base, &workloads, &cases, {}, 0};

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/machine_spec.hpp"
-#include "sim/core/validation_spec.hpp"
-#include "sim/core/workload.hpp"
+#include "sim/calib/validation_spec.hpp"
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/program/workload.hpp"
 
 namespace t3sim::calib {
 
@@ -30,7 +30,7 @@ struct FitResult {
 // need. The fit starts from each parameter's declared start value, never from the file's current
 // value, so it is reproducible.
 FitResult fit_profile(const core::MachineSpec& machine, const std::string& profile,
-                      const std::map<core::RunKey, core::Workload>& workloads,
-                      const std::vector<core::MeasuredCase>& cases, const std::vector<std::string>& free_params);
+                      const std::map<calib::RunKey, core::Workload>& workloads,
+                      const std::vector<calib::MeasuredCase>& cases, const std::vector<std::string>& free_params);
 
 }  // namespace t3sim::calib

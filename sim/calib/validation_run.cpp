@@ -4,7 +4,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "sim/core/swap_statistics.hpp"
+#include "sim/analysis/swap_statistics.hpp"
 
 namespace t3sim::calib {
 
@@ -16,30 +16,30 @@ double predicted_duration(const core::RunResult& run, const std::string& label, 
                            std::to_string(static_cast<long long>(bytes)) + " bytes");
 }
 
-double predicted_value(const core::MeasuredCase& c, const core::RunResult& run) {
-  if (c.statistic == core::Statistic::RecordDuration) return predicted_duration(run, c.record, c.bytes) * 1e6;
-  if (c.statistic == core::Statistic::MainJobEnd) return run.main_job_end;
+double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run) {
+  if (c.statistic == calib::Statistic::RecordDuration) return predicted_duration(run, c.record, c.bytes) * 1e6;
+  if (c.statistic == calib::Statistic::MainJobEnd) return run.main_job_end;
   if (run.swap_iterations <= 0)
     throw std::runtime_error("case " + c.id + " needs a swap statistic, but '" + run.workload + "' is no swap pattern");
-  const core::SwapStatistics st = core::swap_statistics(run, run.swap_iterations);
+  const analysis::SwapStatistics st = analysis::swap_statistics(run, run.swap_iterations);
   switch (c.statistic) {
-    case core::Statistic::PeakBandwidth:
+    case calib::Statistic::PeakBandwidth:
       return st.peak_bandwidth / 1e6;
-    case core::Statistic::EstimatedLatency:
+    case calib::Statistic::EstimatedLatency:
       if (!std::isfinite(st.estimated_latency))
         throw std::runtime_error("case " + c.id + ": the swap sizes lack 4096 B or 8192 B for the latency estimate");
       return st.estimated_latency * 1e6;
-    case core::Statistic::ModelMaxRelErrorPct:
+    case calib::Statistic::ModelMaxRelErrorPct:
       return st.model_max_rel_error * 100;
-    case core::Statistic::RecordDuration:
-    case core::Statistic::MainJobEnd:
+    case calib::Statistic::RecordDuration:
+    case calib::Statistic::MainJobEnd:
       break;
   }
   return NAN;
 }
 
-std::vector<CaseResult> compare(const std::vector<core::MeasuredCase>& cases,
-                                const std::map<core::RunKey, core::RunResult>& runs) {
+std::vector<CaseResult> compare(const std::vector<calib::MeasuredCase>& cases,
+                                const std::map<calib::RunKey, core::RunResult>& runs) {
   std::vector<CaseResult> out;
   for (const auto& c : cases) {
     auto it = runs.find(c.run);
@@ -54,8 +54,8 @@ std::vector<CaseResult> compare(const std::vector<core::MeasuredCase>& cases,
   return out;
 }
 
-std::vector<core::RunKey> runs_needed(const std::vector<core::MeasuredCase>& cases) {
-  std::set<core::RunKey> keys;
+std::vector<calib::RunKey> runs_needed(const std::vector<calib::MeasuredCase>& cases) {
+  std::set<calib::RunKey> keys;
   for (const auto& c : cases) keys.insert(c.run);
   return {keys.begin(), keys.end()};
 }

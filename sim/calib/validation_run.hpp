@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/results.hpp"
-#include "sim/core/validation_spec.hpp"
+#include "sim/calib/validation_spec.hpp"
+#include "sim/core/run/results.hpp"
 
 namespace t3sim::calib {
 
 struct CaseResult {
-  core::MeasuredCase measured;
+  calib::MeasuredCase measured;
   double predicted = 0;  // in measured.unit
   double rel_error = 0;  // (predicted - measured) / measured, signed
   bool within_tolerance = false;
@@ -20,12 +20,12 @@ struct CaseResult {
 // std::runtime_error when the run has no such record.
 double predicted_duration(const core::RunResult& run, const std::string& label, double bytes);
 // The case's statistic of its run, in the case's unit.
-double predicted_value(const core::MeasuredCase& c, const core::RunResult& run);
+double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run);
 
-std::vector<CaseResult> compare(const std::vector<core::MeasuredCase>& cases,
-                                const std::map<core::RunKey, core::RunResult>& runs);
+std::vector<CaseResult> compare(const std::vector<calib::MeasuredCase>& cases,
+                                const std::map<calib::RunKey, core::RunResult>& runs);
 
 // The distinct runs a list of cases needs.
-std::vector<core::RunKey> runs_needed(const std::vector<core::MeasuredCase>& cases);
+std::vector<calib::RunKey> runs_needed(const std::vector<calib::MeasuredCase>& cases);
 
 }  // namespace t3sim::calib

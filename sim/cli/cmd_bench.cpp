@@ -17,18 +17,18 @@
 #include <stdexcept>
 #include <thread>
 
-#include "sim/cli/child_run.hpp"
+#include "sim/analysis/bench_verdict.hpp"
+#include "sim/analysis/traffic_report.hpp"
+#include "sim/analysis/transfer_comparison.hpp"
+#include "sim/child/child_run.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/core/bench_verdict.hpp"
-#include "sim/core/routing.hpp"
-#include "sim/core/traffic_report.hpp"
-#include "sim/core/transfer_comparison.hpp"
-#include "sim/core/units.hpp"
-#include "sim/io/atomic_file.hpp"
-#include "sim/io/bench_suite.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/machine_loader.hpp"
-#include "sim/io/results_writer.hpp"
+#include "sim/core/routing/routing.hpp"
+#include "sim/core/support/units.hpp"
+#include "sim/io/files/atomic_file.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/output/results_writer.hpp"
+#include "sim/io/study/bench_suite.hpp"
 
 namespace t3sim::cli {
 namespace {
@@ -74,7 +74,7 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
   }
   if (!c.routing.empty()) args.insert(args.end(), {"--routing", c.routing});
   for (int i = 0; i < repeat; ++i) {
-    const ChildOutcome o = run_child(args);
+    const child::ChildOutcome o = child::run_child(args);
     if (o.exit_status != 0)
       throw std::runtime_error("bench case " + c.name + " (" + r.driver + ") failed with status " +
                                std::to_string(o.exit_status));
@@ -118,7 +118,7 @@ io::BenchCase perturbed(const io::BenchCase& c, const std::string& out_dir, int 
 
 // One line comparing two runs of a case.
 std::string comparison_line(const std::string& name, const std::string& what, const DriverRuns& a, const DriverRuns& b,
-                            const core::TransferComparison& cmp) {
+                            const analysis::TransferComparison& cmp) {
   return fmt::format(
       "{:<16} {}: makespan differs by {:.2e}; message completion instants by at most {:.2e}; durations by at most "
       "{:.2e} (median {:.2e}, {:.1f}% within 1%)\n",
@@ -161,23 +161,23 @@ std::optional<double> median_bandwidth(const std::vector<Member>& members) {
     if (!m.pe_bandwidth) return std::nullopt;
     values.push_back(*m.pe_bandwidth);
   }
-  return values.empty() ? std::nullopt : std::optional<double>(core::median_of(values));
+  return values.empty() ? std::nullopt : std::optional<double>(analysis::median_of(values));
 }
 
 // A case's verdict and the figures behind it.
 struct CaseVerdict {
   std::string judged_as;  // "makespan 1e-9", "ensemble of N", "not judged"
   bool judged = false;
-  core::BenchVerdict verdict;
-  core::ValueRange makespan;                  // the reference's (its one value for exact cases)
-  std::optional<core::ValueRange> bandwidth;  // the reference's median per-PE bandwidth, B/s
+  analysis::BenchVerdict verdict;
+  analysis::ValueRange makespan;                  // the reference's (its one value for exact cases)
+  std::optional<analysis::ValueRange> bandwidth;  // the reference's median per-PE bandwidth, B/s
   // chaotic cases judged as ensembles only:
   double fast_makespan = 0;              // the fast members' median (the one fast run otherwise)
   std::optional<double> fast_bandwidth;  // likewise
-  core::ValueRange fast_range;           // the fast members' makespans
-  core::BenchVerdict one_run;            // fast k = 0 alone against the reference ensemble
+  analysis::ValueRange fast_range;       // the fast members' makespans
+  analysis::BenchVerdict one_run;        // fast k = 0 alone against the reference ensemble
   int reference_self_outside = 0;        // reference members outside the others' range
-  double false_alarm = 0;                // core::false_alarm_probability(N, N)
+  double false_alarm = 0;                // analysis::false_alarm_probability(N, N)
 };
 
 CaseVerdict judge(const io::BenchCase& c, const DriverRuns& fast, const std::vector<Member>& members,
@@ -196,37 +196,37 @@ CaseVerdict judge(const io::BenchCase& c, const DriverRuns& fast, const std::vec
     makespans.push_back(m.makespan);
     bandwidths.push_back(m.pe_bandwidth);
   }
-  v.makespan = core::range_of(makespans);
+  v.makespan = analysis::range_of(makespans);
   if (std::all_of(bandwidths.begin(), bandwidths.end(), [](const auto& b) { return b.has_value(); })) {
     std::vector<double> values;
     for (const auto& b : bandwidths) values.push_back(*b);
-    v.bandwidth = core::range_of(values);
+    v.bandwidth = analysis::range_of(values);
   }
   if (!c.chaotic) {
     v.judged_as = "makespan 1e-9";
     v.judged = true;
-    v.verdict = core::exact_verdict(fast.makespan, members[0].makespan);
+    v.verdict = analysis::exact_verdict(fast.makespan, members[0].makespan);
   } else if (ensemble == 0) {
     v.judged_as = "not judged";
     v.verdict.text = "chaotic, --ensemble 0";
   } else {
     v.judged_as = fmt::format("ensemble of {}", members.size());
     v.judged = true;
-    v.verdict =
-        core::ensemble_against_ensemble(makespans_of(fast_members), makespans, bandwidths_of(fast_members), bandwidths);
-    v.fast_makespan = core::median_of(makespans_of(fast_members));
+    v.verdict = analysis::ensemble_against_ensemble(makespans_of(fast_members), makespans, bandwidths_of(fast_members),
+                                                    bandwidths);
+    v.fast_makespan = analysis::median_of(makespans_of(fast_members));
     v.fast_bandwidth = median_bandwidth(fast_members);
-    v.fast_range = core::range_of(makespans_of(fast_members));
-    v.one_run = core::ensemble_verdict(fast.makespan, makespans, fast.pe_bandwidth, bandwidths);
-    v.reference_self_outside = core::leave_one_out_outside(makespans, bandwidths);
+    v.fast_range = analysis::range_of(makespans_of(fast_members));
+    v.one_run = analysis::ensemble_verdict(fast.makespan, makespans, fast.pe_bandwidth, bandwidths);
+    v.reference_self_outside = analysis::leave_one_out_outside(makespans, bandwidths);
     v.false_alarm =
-        core::false_alarm_probability(static_cast<int>(fast_members.size()), static_cast<int>(members.size()));
+        analysis::false_alarm_probability(static_cast<int>(fast_members.size()), static_cast<int>(members.size()));
   }
   return v;
 }
 
 // "MIN..MAX" for an ensemble, the one value of a single reference run.
-std::string range_text(const core::ValueRange& r, bool ensemble, const std::string& format, double scale = 1) {
+std::string range_text(const analysis::ValueRange& r, bool ensemble, const std::string& format, double scale = 1) {
   const std::string lo = fmt::format(format, r.min * scale);
   return ensemble ? lo + ".." + fmt::format(format, r.max * scale) : lo;
 }
@@ -315,10 +315,10 @@ int cmd_bench(const BenchArgs& a) {
     if (a.reference_repeat > 0 && !multipath) {
       runs.push_back(run_driver(c, "reference", a.reference_repeat, a.out_dir));
       const DriverRuns& ref = runs[1];
-      members.push_back({0, ref.makespan, ref.pe_bandwidth, core::distribution_of(ref.walls).median});
+      members.push_back({0, ref.makespan, ref.pe_bandwidth, analysis::distribution_of(ref.walls).median});
       if (c.chaotic && a.ensemble > 0) {
         fast_members.push_back(
-            {0, runs[0].makespan, runs[0].pe_bandwidth, core::distribution_of(runs[0].walls).median});
+            {0, runs[0].makespan, runs[0].pe_bandwidth, analysis::distribution_of(runs[0].walls).median});
         for (int k = 1; k < a.ensemble; ++k) {
           const io::BenchCase twin_case = perturbed(c, a.out_dir, k);
           const std::string tag = fmt::format("-rd+{}e-9", k);
@@ -339,9 +339,9 @@ int cmd_bench(const BenchArgs& a) {
     jc["chaotic"] = c.chaotic;
     jc["long"] = c.long_running;
     for (const DriverRuns& r : runs) {
-      const core::Distribution walls = core::distribution_of(r.walls);
+      const analysis::Distribution walls = analysis::distribution_of(r.walls);
       const double wall = walls.median;
-      const double rss = core::distribution_of(r.rss).median / 1048576.0;
+      const double rss = analysis::distribution_of(r.rss).median / 1048576.0;
       const double rate = wall > 0 ? static_cast<double>(r.messages) / wall : 0;
       const double op_rate = wall > 0 ? static_cast<double>(r.operations) / wall : 0;
       table += fmt::format("{:<16} {:<9} {:>4} {:>10.2f} {:>9.0f} {:>9} {:>12.0f} {:>12.0f} {:>12.6e}\n", c.name,
@@ -355,9 +355,10 @@ int cmd_bench(const BenchArgs& a) {
                          wall, walls.min, walls.max, rss, r.messages, rate, r.makespan);
       if (r.driver == "fast" && runs.size() == 2) {
         const DriverRuns& ref = runs[1];
-        const auto cmp = core::compare_transfers(read_transfers(ref.transfers_path), read_transfers(r.transfers_path));
+        const auto cmp =
+            analysis::compare_transfers(read_transfers(ref.transfers_path), read_transfers(r.transfers_path));
         if (!cmp.mismatch.empty()) throw std::runtime_error("bench case " + c.name + ": " + cmp.mismatch);
-        const double speedup = core::distribution_of(ref.walls).median / wall;
+        const double speedup = analysis::distribution_of(ref.walls).median / wall;
         const double makespan_diff = std::abs(r.makespan - ref.makespan) / ref.makespan;
         jc["comparison"] = {{"speedup", speedup},
                             {"makespan_rel_diff", makespan_diff},
@@ -410,7 +411,7 @@ int cmd_bench(const BenchArgs& a) {
           v.bandwidth ? nlohmann::ordered_json({v.bandwidth->min, v.bandwidth->max}) : nlohmann::ordered_json();
     }
     if (v.judged && c.chaotic) {
-      jv["widening"] = core::kEnsembleWidening;
+      jv["widening"] = analysis::kEnsembleWidening;
       jv["fast_median_makespan_s"] = v.fast_makespan;
       jv["fast_median_pe_bandwidth_median_Bps"] = optional_json(v.fast_bandwidth);
       jv["fast_makespan_s"] = {v.fast_range.min, v.fast_range.max};
@@ -424,7 +425,7 @@ int cmd_bench(const BenchArgs& a) {
           v.makespan.min, v.makespan.max, "", v.one_run.text, v.reference_self_outside, members.size(),
           100 * v.false_alarm);
     }
-    if (v.judged && !c.chaotic) jv["tolerance"] = core::kExactTolerance;
+    if (v.judged && !c.chaotic) jv["tolerance"] = analysis::kExactTolerance;
     jc["verdict"] = jv;
     const bool ensemble = c.chaotic && a.ensemble > 0;
     verdicts += fmt::format("{:<16} {:<14} {:>15.6e} {:<26} {:>12} {:<17} {}\n", c.name, v.judged_as, v.fast_makespan,
@@ -435,7 +436,7 @@ int cmd_bench(const BenchArgs& a) {
     if (a.noise_floor) {
       const DriverRuns twin = run_driver(perturbed(c, a.out_dir, 1), "fast", 1, a.out_dir, "-perturbed");
       const auto cmp =
-          core::compare_transfers(read_transfers(runs[0].transfers_path), read_transfers(twin.transfers_path));
+          analysis::compare_transfers(read_transfers(runs[0].transfers_path), read_transfers(twin.transfers_path));
       if (!cmp.mismatch.empty()) throw std::runtime_error("bench case " + c.name + ": " + cmp.mismatch);
       jc["noise_floor"] = {{"makespan_rel_diff", std::abs(twin.makespan - runs[0].makespan) / runs[0].makespan},
                            {"end_max_rel_diff", cmp.max_end_rel},

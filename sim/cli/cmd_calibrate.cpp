@@ -13,14 +13,14 @@
 #include "sim/calib/validation_run.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/variable_fit.hpp"
-#include "sim/core/machine_params.hpp"
-#include "sim/core/param_ranges.hpp"
-#include "sim/io/atomic_file.hpp"
-#include "sim/io/cases_loader.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/machine_loader.hpp"
-#include "sim/io/workload_loader.hpp"
-#include "sim/io/yaml_splice.hpp"
+#include "sim/core/machine/machine_params.hpp"
+#include "sim/core/machine/param_ranges.hpp"
+#include "sim/io/files/atomic_file.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/validation/cases_loader.hpp"
+#include "sim/io/workload/workload_loader.hpp"
+#include "sim/io/yaml/yaml_splice.hpp"
 
 namespace t3sim::cli {
 namespace {
@@ -47,14 +47,14 @@ constexpr double kCheckTolerance = 1e-5;
 // all local calls leaves local_overhead free) while the spread is the data's. Seeded 1..resamples,
 // so the same ranges come out on every run.
 std::map<std::string, core::ParamRange> bootstrap_ranges(const core::MachineSpec& machine, const std::string& profile,
-                                                         const std::map<core::RunKey, core::Workload>& workloads,
-                                                         const std::vector<core::MeasuredCase>& cases,
+                                                         const std::map<calib::RunKey, core::Workload>& workloads,
+                                                         const std::vector<calib::MeasuredCase>& cases,
                                                          const std::vector<std::string>& params,
                                                          const calib::FitResult& full, int resamples) {
   std::map<std::string, std::vector<double>> values;
   for (int b = 1; b <= resamples; ++b) {
     std::mt19937_64 rng(static_cast<uint64_t>(b));
-    std::vector<core::MeasuredCase> drawn = cases;
+    std::vector<calib::MeasuredCase> drawn = cases;
     for (size_t i = 0; i < cases.size(); ++i) {
       const double predicted = cases[i].measured * (1 + full.rel_errors[i]);
       const double ratio = 1 + full.rel_errors[rng() % cases.size()];  // predicted / measured of a case
@@ -114,7 +114,7 @@ int cmd_calibrate(const CalibrateArgs& a) {
       if (suite.fit_params.empty()) continue;
     }
     const core::MachineSpec machine = io::load_machine(suite.machine_path);
-    std::map<std::string, std::vector<core::MeasuredCase>> by_profile;
+    std::map<std::string, std::vector<calib::MeasuredCase>> by_profile;
     for (const auto& c : io::load_suite_cases(suite)) {
       const bool metric_fitted =
           suite.fit_metrics.empty() ||
@@ -130,7 +130,7 @@ int cmd_calibrate(const CalibrateArgs& a) {
       if (!current)
         throw io::InputError({suite.machine_path, 0, 0}, "software.profiles." + profile,
                              "profile named by " + suite.data_path + " is missing");
-      std::map<core::RunKey, core::Workload> workloads;
+      std::map<calib::RunKey, core::Workload> workloads;
       for (const auto& key : calib::runs_needed(fit_cases))
         workloads[key] = io::load_workload(suite.workload_path, key.variables).workload;
       const calib::FitResult fit = calib::fit_profile(machine, profile, workloads, fit_cases, suite.fit_params);

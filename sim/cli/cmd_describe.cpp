@@ -3,13 +3,12 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
-#include "sim/core/machine_params.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/io_pattern_reader.hpp"
-#include "sim/io/machine_loader.hpp"
-#include "sim/io/shmem_trace_reader.hpp"
-#include "sim/io/ti_rank_reader.hpp"
-#include "sim/io/workload_loader.hpp"
+#include "sim/core/machine/machine_params.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/trace/shmem/shmem_trace_reader.hpp"
+#include "sim/io/trace/ti/ti_rank_reader.hpp"
+#include "sim/io/workload/workload_loader.hpp"
 
 namespace t3sim::cli {
 namespace {

@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/sweep_report.hpp"
-#include "sim/cli/validation_report.hpp"
-#include "sim/io/input_error.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/report/sweep_report.hpp"
+#include "sim/report/validation_report.hpp"
 
 namespace t3sim::cli {
 
@@ -21,7 +21,7 @@ int cmd_report(const std::string& dir) {
     throw io::InputError({dir, 0, 0}, "",
                          "holds no results to report: neither sweep-manifest.json (t3sim sweep --out) nor "
                          "validation.json (t3sim validate --report)");
-  std::cout << (sweep ? write_sweep_report(dir) : write_validation_report(dir)) << "\n";
+  std::cout << (sweep ? report::write_sweep_report(dir) : report::write_validation_report(dir)) << "\n";
   return 0;
 }
 

@@ -9,10 +9,10 @@
 #include <numeric>
 
 #include "sim/cli/commands.hpp"
-#include "sim/core/cost_model.hpp"
-#include "sim/core/units.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/machine_loader.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/support/units.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/machine/machine_loader.hpp"
 
 namespace t3sim::cli {
 namespace {
@@ -25,7 +25,7 @@ std::string node_text(const core::Torus& t, int node) {
 
 void print_single_route(const core::MachineSpec& m, int a, int b) {
   const core::Torus torus = m.torus();
-  const auto hops = m.router().route(a, b);
+  const auto hops = m.ordered_routes().route(a, b);
   for (size_t i = 0; i < hops.size(); ++i)
     std::cout << fmt::format("  hop {:>3}: {:<10} {} -> {}\n", i + 1, core::Torus::link_name(hops[i].link),
                              node_text(torus, hops[i].from_node), node_text(torus, hops[i].to_node));
@@ -59,7 +59,7 @@ int cmd_route(const RouteArgs& a) {
       throw io::InputError({a.machine, 0, 0}, "PE", "out of range 0.." + std::to_string(m.pe_count() - 1),
                            std::to_string(pe));
   const core::Torus torus = m.torus();
-  const core::Placement place = m.placement();
+  const core::PeToNode place = m.placement();
   const int a_node = place.node_of(a.src), b_node = place.node_of(a.dst);
   std::cout << fmt::format("PE {} on {} -> PE {} on {}", a.src, node_text(torus, a_node), a.dst,
                            node_text(torus, b_node));

@@ -6,22 +6,22 @@
 
 #include <fmt/format.h>
 
+#include "sim/analysis/time_split.hpp"
+#include "sim/analysis/traffic_report.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/link_heatmap.hpp"
 #include "sim/cli/uncertainty_run.hpp"
-#include "sim/core/failed_links.hpp"
-#include "sim/core/param_ranges.hpp"
-#include "sim/core/swap_pattern.hpp"
-#include "sim/core/time_split.hpp"
-#include "sim/core/traffic_pattern.hpp"
-#include "sim/core/traffic_report.hpp"
+#include "sim/core/machine/param_ranges.hpp"
+#include "sim/core/program/swap_pattern.hpp"
+#include "sim/core/program/traffic_pattern.hpp"
+#include "sim/core/topology/failed_links.hpp"
 #include "sim/engine/simulation.hpp"
-#include "sim/io/atomic_file.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/machine_loader.hpp"
-#include "sim/io/results_writer.hpp"
-#include "sim/io/trace_loader.hpp"
-#include "sim/io/workload_loader.hpp"
+#include "sim/io/files/atomic_file.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/output/results_writer.hpp"
+#include "sim/io/trace/trace_loader.hpp"
+#include "sim/io/workload/workload_loader.hpp"
+#include "sim/report/link_heatmap.hpp"
 
 namespace t3sim::cli {
 
@@ -124,14 +124,14 @@ int cmd_run(const RunArgs& a) {
     if (!folder.empty()) std::filesystem::create_directories(folder);
     io::write_file_atomically(a.transfers_file, io::transfers_csv(result));
   }
-  std::optional<core::TrafficReport> traffic;
+  std::optional<analysis::TrafficReport> traffic;
   if (!pattern.empty()) {
     const std::string label = pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
-    traffic = core::traffic_report(machine, *placement, result, label, job_pes);
+    traffic = analysis::traffic_report(machine, *placement, result, label, job_pes);
   } else if (is_trace || a.summary) {  // a step workload: every operation of the main job counts
-    traffic = core::traffic_report(machine, *placement, result, "", job_pes);
+    traffic = analysis::traffic_report(machine, *placement, result, "", job_pes);
   }
-  const std::vector<core::PeTime> split = core::time_split(result, job_pes);
+  const std::vector<analysis::PeTime> split = analysis::time_split(result, job_pes);
   if (!a.out_dir.empty()) {
     std::filesystem::create_directories(a.out_dir);
     const std::string stem = a.out_dir + "/" + workload_name + "." + profile->name;
@@ -141,7 +141,7 @@ int cmd_run(const RunArgs& a) {
     if (traffic) {
       io::write_file_atomically(stem + ".traffic.json", io::traffic_json(*traffic) + "\n");
       io::write_file_atomically(stem + ".transfers.csv", io::transfers_csv(result));
-      const std::string note = plot_link_heatmap(machine, *traffic, stem);
+      const std::string note = report::plot_link_heatmap(machine, *traffic, stem);
       if (!note.empty()) std::cerr << note << "\n";
     }
   }

@@ -23,14 +23,14 @@
 #include <sstream>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/sweep_parts.hpp"
-#include "sim/cli/sweep_plot.hpp"
-#include "sim/cli/sweep_report.hpp"
-#include "sim/cli/sweep_rows.hpp"
-#include "sim/cli/sweep_slurm.hpp"
-#include "sim/io/atomic_file.hpp"
-#include "sim/io/point_selection.hpp"
-#include "sim/io/sweep_spec.hpp"
+#include "sim/io/files/atomic_file.hpp"
+#include "sim/io/study/sweep_spec.hpp"
+#include "sim/report/sweep_plot.hpp"
+#include "sim/report/sweep_report.hpp"
+#include "sim/study/point_selection.hpp"
+#include "sim/study/sweep_parts.hpp"
+#include "sim/study/sweep_rows.hpp"
+#include "sim/study/sweep_slurm.hpp"
 
 namespace t3sim::cli {
 namespace {
@@ -94,13 +94,13 @@ PointsRun run_points(const std::vector<io::SweepPoint>& todo, size_t already, si
     ++finished;
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count();
     run.wall[r.point.id()] = secs;
-    if (!timing_file.empty()) append_line_durably(timing_file, fmt::format("{},{:.3f}", r.point.id(), secs));
+    if (!timing_file.empty()) study::append_line_durably(timing_file, fmt::format("{},{:.3f}", r.point.id(), secs));
     std::string outcome = "ok";
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       std::ifstream in(r.out_file);
       std::string line;
       std::getline(in, line);
-      append_line_durably(rows_file, sweep_row(r.point, line));
+      study::append_line_durably(rows_file, study::sweep_row(r.point, line));
     } else {
       ++run.failures;
       std::ifstream err(r.err_file);
@@ -111,7 +111,7 @@ PointsRun run_points(const std::vector<io::SweepPoint>& todo, size_t already, si
         std::string first = msg.str().substr(0, msg.str().find('\n'));
         std::replace(first.begin(), first.end(), ',', ';');
         const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        append_line_durably(failed_file, fmt::format("{},exit {}: {}", r.point.index, code, first));
+        study::append_line_durably(failed_file, fmt::format("{},exit {}: {}", r.point.index, code, first));
       }
     }
     std::cerr << fmt::format("[{}/{}] {} {:.1f}s {}\n", finished, total, r.point.id(), secs, outcome);
@@ -129,10 +129,10 @@ std::string timing_text(const std::map<std::string, double>& wall) {
 // task's own part files. sweep.csv is not touched: `--collect` merges.
 int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points, const std::string& dir,
              const std::string& list, int uncertainty) {
-  const std::vector<int> selected = io::parse_point_selection(list, static_cast<int>(points.size()));
-  const PartFiles files = part_files(dir, io::format_point_selection(selected));
+  const std::vector<int> selected = study::parse_point_selection(list, static_cast<int>(points.size()));
+  const study::PartFiles files = study::part_files(dir, study::format_point_selection(selected));
   std::filesystem::create_directories(dir + "/parts");
-  const auto done = rows_in_folder(dir);
+  const auto done = study::rows_in_folder(dir);
   std::vector<io::SweepPoint> todo;
   for (int i : selected)
     if (!done.count(points[static_cast<size_t>(i)].id())) todo.push_back(points[static_cast<size_t>(i)]);
@@ -141,11 +141,11 @@ int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& point
                    : spec.jobs > 0             ? spec.jobs
                                                : std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
   std::cerr << fmt::format("sweep {} task: points {} ({}), {} already done, {} to run on {} processes into {}\n",
-                           spec.name, io::format_point_selection(selected), selected.size(),
+                           spec.name, study::format_point_selection(selected), selected.size(),
                            selected.size() - todo.size(), todo.size(), jobs, files.rows);
   const std::string scratch = files.rows.substr(0, files.rows.size() - 4) + ".running";
   // A task killed mid-write (a requeue, a node lost) leaves a torn last line: cut it before appending.
-  for (const auto& f : {files.rows, files.failed, files.timing}) drop_torn_last_line(f);
+  for (const auto& f : {files.rows, files.failed, files.timing}) study::drop_torn_last_line(f);
   const PointsRun run = run_points(todo, selected.size() - todo.size(), selected.size(), jobs, uncertainty, files.rows,
                                    files.failed, scratch, files.timing);
   std::filesystem::remove_all(scratch);
@@ -167,10 +167,10 @@ int cmd_sweep(const SweepArgs& a) {
   if (!a.points.empty()) return run_task(spec, points, dir, a.points, a.uncertainty);
   if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
   std::filesystem::create_directories(dir);
-  write_sweep_manifest(dir, a.spec, a.uncertainty);
+  report::write_sweep_manifest(dir, a.spec, a.uncertainty);
   const std::string csv = dir + "/sweep.csv";
   // Rewrite what survived (drops a half-written line), then append from there.
-  const auto done = read_sweep_rows(csv);
+  const auto done = study::read_sweep_rows(csv);
   io::write_file_atomically(
       csv, io::sweep_header(spec) + "\n" + [&] {
         std::string text;
@@ -189,19 +189,19 @@ int cmd_sweep(const SweepArgs& a) {
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count();
 
   // Point order, so that the same study gives the same file (rows found by id take the current index).
-  auto rows = read_sweep_rows(csv);
+  auto rows = study::read_sweep_rows(csv);
   for (const auto& p : points)
-    if (rows.count(p.id())) rows[p.id()] = reindexed(rows[p.id()], p.index);
-  io::write_file_atomically(csv, sweep_csv_text(rows, io::sweep_header(spec)));
+    if (rows.count(p.id())) rows[p.id()] = study::reindexed(rows[p.id()], p.index);
+  io::write_file_atomically(csv, study::sweep_csv_text(rows, io::sweep_header(spec)));
   io::write_file_atomically(dir + "/sweep-timing.csv", timing_text(run.wall));
   std::filesystem::remove_all(dir + "/.points");
   std::cerr << fmt::format("sweep {}: {} points in {}, {:.1f} s wall for this run, {} failed\n", spec.name, rows.size(),
                            csv, total, run.failures);
-  const std::string plot_note = plot_sweep(csv, dir, spec);
+  const std::string plot_note = report::plot_sweep(csv, dir, spec);
   if (!plot_note.empty()) std::cerr << plot_note << "\n";
   if (a.report &&
       std::all_of(points.begin(), points.end(), [&](const io::SweepPoint& p) { return rows.count(p.id()); }))
-    std::cerr << "report: " << write_sweep_report(dir) << "\n";
+    std::cerr << "report: " << report::write_sweep_report(dir) << "\n";
   return run.failures > 0 ? 1 : 0;
 }
 

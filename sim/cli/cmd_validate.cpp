@@ -9,13 +9,13 @@
 #include "sim/calib/error_stats.hpp"
 #include "sim/calib/ordering_check.hpp"
 #include "sim/calib/validation_run.hpp"
-#include "sim/cli/child_run.hpp"
+#include "sim/child/child_run.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/validation_plot.hpp"
-#include "sim/cli/validation_report.hpp"
-#include "sim/io/atomic_file.hpp"
-#include "sim/io/cases_loader.hpp"
-#include "sim/io/input_error.hpp"
+#include "sim/io/files/atomic_file.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/validation/cases_loader.hpp"
+#include "sim/report/validation_plot.hpp"
+#include "sim/report/validation_report.hpp"
 
 namespace t3sim::cli {
 namespace {
@@ -56,7 +56,7 @@ int cmd_validate(const ValidateArgs& a) {
     if (!a.suites.empty() && std::find(a.suites.begin(), a.suites.end(), suite.id) == a.suites.end()) continue;
     ++found;
     const auto cases = io::load_suite_cases(suite);
-    const auto runs = run_cases_in_children(suite, cases);
+    const auto runs = child::run_cases_in_children(suite, cases);
     auto suite_results = calib::compare(cases, runs);
     calib::SuiteStats st = calib::suite_stats(suite.id, suite.median_rel_error, suite_results);
     auto suite_orderings = calib::check_orderings(suite, suite_results);
@@ -70,22 +70,22 @@ int cmd_validate(const ValidateArgs& a) {
   }
   std::string missing;  // named suites the file does not have
   for (const auto& name : a.suites)
-    if (std::none_of(suites.begin(), suites.end(), [&](const core::SuiteSpec& s) { return s.id == name; }))
+    if (std::none_of(suites.begin(), suites.end(), [&](const calib::SuiteSpec& s) { return s.id == name; }))
       missing += (missing.empty() ? "'" : ", '") + name + "'";
   if (found == 0 || !missing.empty()) throw io::InputError({a.cases, 0, 0}, "suites", "has no suite named " + missing);
   if (a.json)
-    std::cout << validation_json(results, stats, orderings, a.cases, false);
+    std::cout << report::validation_json(results, stats, orderings, a.cases, false);
   else
     print_table(results, stats, orderings);
   if (!a.plot_dir.empty()) {
-    const std::string note = plot_validation(results, a.plot_dir);
+    const std::string note = report::plot_validation(results, a.plot_dir);
     std::cerr << (note.empty() ? "plots in " + a.plot_dir : note) << "\n";
   }
   if (!a.report_dir.empty()) {
     std::filesystem::create_directories(a.report_dir);
     io::write_file_atomically(a.report_dir + "/validation.json",
-                              validation_json(results, stats, orderings, a.cases, true));
-    std::cerr << "report: " << write_validation_report(a.report_dir) << "\n";
+                              report::validation_json(results, stats, orderings, a.cases, true));
+    std::cerr << "report: " << report::write_validation_report(a.report_dir) << "\n";
   }
   for (const auto& s : stats)
     if (!s.passed()) return 1;

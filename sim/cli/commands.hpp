@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/machine_spec.hpp"
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/io/study/sweep_spec.hpp"
 
 namespace t3sim::cli {
 
@@ -104,6 +105,9 @@ struct SweepArgs {
   int points_per_task = 0;  // points per array task
 };
 int cmd_sweep(const SweepArgs& a);
+// The Slurm modes of `t3sim sweep` (cmd_sweep_slurm.cpp); `dir` is the results folder.
+int cmd_sweep_slurm(const SweepArgs& a, const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points,
+                    const std::string& dir);
 
 // The cases file used when --cases is not given: validation/cases.yaml of the source tree.
 std::string default_cases_path();

@@ -5,9 +5,9 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/uncertainty_run.hpp"
-#include "sim/core/routing.hpp"
-#include "sim/core/units.hpp"
-#include "sim/io/input_error.hpp"
+#include "sim/core/routing/routing.hpp"
+#include "sim/core/support/units.hpp"
+#include "sim/io/files/input_error.hpp"
 
 namespace t3sim::cli {
 

@@ -9,10 +9,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "sim/cli/child_run.hpp"
-#include "sim/core/param_ranges.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/machine_loader.hpp"
+#include "sim/child/child_run.hpp"
+#include "sim/core/machine/param_ranges.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/machine/machine_loader.hpp"
 
 namespace t3sim::cli {
 namespace {
@@ -49,17 +49,17 @@ std::vector<std::string> run_settings(const RunArgs& a, const std::vector<Settin
   const int jobs = std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
   std::vector<std::string> out(settings.size());
   for (size_t first = 0; first < settings.size(); first += static_cast<size_t>(jobs)) {
-    std::vector<std::future<ChildOutcome>> running;
+    std::vector<std::future<child::ChildOutcome>> running;
     const size_t last = std::min(settings.size(), first + static_cast<size_t>(jobs));
     for (size_t i = first; i < last; ++i) {
       std::vector<std::string> args = point_args(a);
       for (const auto& [path, value] : settings[i].values)
         args.insert(args.end(),
                     {"--param", path + "=" + core::format_quantity_exact(value, *core::param_quantity(path))});
-      running.push_back(std::async(std::launch::async, [args] { return run_child(args); }));
+      running.push_back(std::async(std::launch::async, [args] { return child::run_child(args); }));
     }
     for (size_t i = first; i < last; ++i) {
-      const ChildOutcome o = running[i - first].get();
+      const child::ChildOutcome o = running[i - first].get();
       if (o.exit_status != 0)
         throw std::runtime_error(fmt::format("run {} of {} (parameters moved) failed with exit status {}", i + 1,
                                              settings.size(), o.exit_status));

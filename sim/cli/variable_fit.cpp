@@ -8,32 +8,32 @@
 #include <stdexcept>
 
 #include "sim/calib/validation_run.hpp"
-#include "sim/cli/child_run.hpp"
-#include "sim/core/units.hpp"
+#include "sim/child/child_run.hpp"
+#include "sim/core/support/units.hpp"
 
 namespace t3sim::cli {
 namespace {
 
-core::Quantity quantity_of(const core::FitVariable& v) {
+core::Quantity quantity_of(const calib::FitVariable& v) {
   if (v.quantity_text == "size") return core::Quantity::Size;
   if (v.quantity_text == "bandwidth") return core::Quantity::Bandwidth;
   return core::Quantity::Time;
 }
 
-bool covers(const core::FitVariable& v, const core::MeasuredCase& c) {
-  return core::row_matches(v.where, c.row) &&
+bool covers(const calib::FitVariable& v, const calib::MeasuredCase& c) {
+  return calib::row_matches(v.where, c.row) &&
          std::find(v.metrics.begin(), v.metrics.end(), c.metric) != v.metrics.end();
 }
 
-void set_value(const core::FitVariable& v, core::RunKey& key, const std::string& text) {
+void set_value(const calib::FitVariable& v, calib::RunKey& key, const std::string& text) {
   (v.background ? key.background_variables : key.variables)[v.variable] = text;
 }
 
 // Mean relative error of `cases` with the variable at `text`.
-double mean_error(const core::SuiteSpec& suite, const core::FitVariable& v, std::vector<core::MeasuredCase> cases,
+double mean_error(const calib::SuiteSpec& suite, const calib::FitVariable& v, std::vector<calib::MeasuredCase> cases,
                   const std::string& text) {
   for (auto& c : cases) set_value(v, c.run, text);
-  const auto runs = run_cases_in_children(suite, cases);
+  const auto runs = child::run_cases_in_children(suite, cases);
   double sum = 0;
   for (const auto& r : calib::compare(cases, runs)) sum += r.rel_error;
   return sum / static_cast<double>(cases.size());
@@ -41,7 +41,7 @@ double mean_error(const core::SuiteSpec& suite, const core::FitVariable& v, std:
 
 }  // namespace
 
-std::vector<VariableFit> fit_suite_variables(const core::SuiteSpec& suite, std::vector<core::MeasuredCase> cases,
+std::vector<VariableFit> fit_suite_variables(const calib::SuiteSpec& suite, std::vector<calib::MeasuredCase> cases,
                                              bool check_only) {
   std::vector<VariableFit> out;
   for (const auto& v : suite.fit_variables) {
@@ -51,7 +51,7 @@ std::vector<VariableFit> fit_suite_variables(const core::SuiteSpec& suite, std::
       if (covers(v, cases[i])) groups[v.per_row_column.empty() ? "" : cases[i].row.at(v.per_row_column)].push_back(i);
     if (groups.empty()) throw std::runtime_error("fit variable '" + v.variable + "' covers no case of " + suite.id);
     for (const auto& [row, members] : groups) {
-      std::vector<core::MeasuredCase> group;
+      std::vector<calib::MeasuredCase> group;
       for (size_t i : members) group.push_back(cases[i]);
       VariableFit fit{v.variable, row, "", 0, 0, false};
       auto eval = [&](double value) {

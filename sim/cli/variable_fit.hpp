@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/validation_spec.hpp"
+#include "sim/calib/validation_spec.hpp"
 
 namespace t3sim::cli {
 
@@ -27,7 +27,7 @@ struct VariableFit {
 constexpr double kVariableTolerance = 5e-3;
 
 // check_only: evaluate the file's values (SuiteSpec::fitted) instead of solving.
-std::vector<VariableFit> fit_suite_variables(const core::SuiteSpec& suite, std::vector<core::MeasuredCase> cases,
+std::vector<VariableFit> fit_suite_variables(const calib::SuiteSpec& suite, std::vector<calib::MeasuredCase> cases,
                                              bool check_only);
 
 // The suite's `fitted:` value as one flow mapping, for writing back.

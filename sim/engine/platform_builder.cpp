@@ -1,6 +1,6 @@
 #include "sim/engine/platform_builder.hpp"
 
-#include "sim/core/io_layer.hpp"
+#include "sim/core/run/file_io.hpp"
 
 namespace t3sim::engine {
 

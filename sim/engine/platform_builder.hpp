@@ -19,10 +19,10 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/core/job_placement.hpp"
-#include "sim/core/machine_spec.hpp"
-#include "sim/core/network_resources.hpp"
-#include "sim/core/transport.hpp"
+#include "sim/core/machine/job_placement.hpp"
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/run/network_resources.hpp"
+#include "sim/core/run/transport.hpp"
 
 namespace t3sim::engine {
 

@@ -11,7 +11,7 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/core/transport.hpp"
+#include "sim/core/run/transport.hpp"
 #include "sim/engine/platform_builder.hpp"
 
 namespace t3sim::engine {

@@ -9,10 +9,10 @@
 #include <tuple>
 #include <utility>
 
-#include "sim/core/enum_names.hpp"
-#include "sim/core/io_layer.hpp"
-#include "sim/core/network_resources.hpp"
-#include "sim/core/pe_interpreter.hpp"
+#include "sim/core/run/file_io.hpp"
+#include "sim/core/run/network_resources.hpp"
+#include "sim/core/run/pe_interpreter.hpp"
+#include "sim/core/support/enum_names.hpp"
 #include "sim/engine/platform_builder.hpp"
 #include "sim/engine/simgrid_transport.hpp"
 #include "sim/engine/solver_transport.hpp"

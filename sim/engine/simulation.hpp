@@ -4,10 +4,10 @@
 #pragma once
 #include <string>
 
-#include "sim/core/job_placement.hpp"
-#include "sim/core/machine_spec.hpp"
-#include "sim/core/results.hpp"
-#include "sim/core/workload.hpp"
+#include "sim/core/machine/job_placement.hpp"
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/program/workload.hpp"
+#include "sim/core/run/results.hpp"
 
 namespace t3sim::engine {
 

@@ -23,14 +23,14 @@
 #include <memory>
 #include <vector>
 
-#include "sim/core/adaptive_splits.hpp"
-#include "sim/core/callback_slots.hpp"
-#include "sim/core/cost_model.hpp"
-#include "sim/core/event_calendar.hpp"
-#include "sim/core/flow_solver.hpp"
-#include "sim/core/indexed_heap.hpp"
-#include "sim/core/network_resources.hpp"
-#include "sim/core/transport.hpp"
+#include "sim/core/flow/adaptive_splits.hpp"
+#include "sim/core/flow/flow_solver.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/run/network_resources.hpp"
+#include "sim/core/run/transport.hpp"
+#include "sim/core/support/callback_slots.hpp"
+#include "sim/core/support/event_calendar.hpp"
+#include "sim/core/support/indexed_heap.hpp"
 
 namespace simgrid::kernel::timer {
 class Timer;

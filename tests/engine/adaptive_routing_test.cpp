@@ -18,10 +18,10 @@
 #include "driver_under_test.hpp"
 
 #include "closed_form_machine.hpp"
-#include "sim/core/failed_links.hpp"
-#include "sim/core/job_placement.hpp"
-#include "sim/core/traffic_pattern.hpp"
-#include "sim/core/traffic_report.hpp"
+#include "sim/analysis/traffic_report.hpp"
+#include "sim/core/machine/job_placement.hpp"
+#include "sim/core/program/traffic_pattern.hpp"
+#include "sim/core/topology/failed_links.hpp"
 #include "sim/engine/simulation.hpp"
 #include "tests/listed_routes.hpp"
 
@@ -38,7 +38,7 @@ core::MachineSpec adaptive_cube(core::Coord dims) {
   return m;
 }
 
-core::TrafficReport run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
+analysis::TrafficReport run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
   return test::run_closed_form_pattern(m, spec, kBytes);
 }
 

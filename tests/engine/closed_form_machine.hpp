@@ -4,10 +4,10 @@
 #pragma once
 #include "../unit/test_machine.hpp"
 #include "driver_under_test.hpp"
-#include "sim/core/job_placement.hpp"
-#include "sim/core/machine_spec.hpp"
-#include "sim/core/traffic_pattern.hpp"
-#include "sim/core/traffic_report.hpp"
+#include "sim/analysis/traffic_report.hpp"
+#include "sim/core/machine/job_placement.hpp"
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/program/traffic_pattern.hpp"
 
 namespace t3sim::test {
 
@@ -37,14 +37,14 @@ inline core::PatternSpec x_shift(int distance, const core::Coord& grid) {
 
 // One measurement of `spec` on every PE of m (contiguous), `bytes` per message, under the driver
 // under test: its traffic report.
-inline core::TrafficReport run_closed_form_pattern(const core::MachineSpec& m, const core::PatternSpec& spec,
-                                                   double bytes) {
+inline analysis::TrafficReport run_closed_form_pattern(const core::MachineSpec& m, const core::PatternSpec& spec,
+                                                       double bytes) {
   const int pes = m.pe_count();
   core::Workload w = workload("pattern", pes, {});
   core::append_pattern_measurement(w, spec, pes, bytes, 0);
   const auto placement = core::JobPlacement::contiguous(m, pes);
   const auto run = engine::simulate(m, m.profiles[0], w, placement, driver_under_test());
-  return core::traffic_report(m, placement, run, core::kExchangeLabel);
+  return analysis::traffic_report(m, placement, run, core::kExchangeLabel);
 }
 
 }  // namespace t3sim::test

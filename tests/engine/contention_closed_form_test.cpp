@@ -6,9 +6,9 @@
 #include "driver_under_test.hpp"
 
 #include "closed_form_machine.hpp"
-#include "sim/core/job_placement.hpp"
-#include "sim/core/traffic_pattern.hpp"
-#include "sim/core/traffic_report.hpp"
+#include "sim/analysis/traffic_report.hpp"
+#include "sim/core/machine/job_placement.hpp"
+#include "sim/core/program/traffic_pattern.hpp"
 #include "sim/engine/simulation.hpp"
 
 using namespace t3sim;
@@ -26,7 +26,7 @@ core::MachineSpec cube(int k, int pes_per_node, core::TieRule tie) {
 
 struct Outcome {
   core::RunResult run;
-  core::TrafficReport report;
+  analysis::TrafficReport report;
 };
 
 Outcome run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
@@ -35,7 +35,7 @@ Outcome run_pattern(const core::MachineSpec& m, const core::PatternSpec& spec) {
   core::append_pattern_measurement(w, spec, pes, kBytes, 0);
   const auto placement = core::JobPlacement::contiguous(m, pes);
   Outcome o{engine::simulate(m, m.profiles[0], w, placement, driver_under_test()), {}};
-  o.report = core::traffic_report(m, placement, o.run, core::kExchangeLabel);
+  o.report = analysis::traffic_report(m, placement, o.run, core::kExchangeLabel);
   return o;
 }
 
@@ -118,7 +118,7 @@ TEST(Contention, BackgroundJobSharesTheLinksButNotTheReport) {
   const core::Workload both = core::with_background(job, bg);
   const auto placement = core::JobPlacement::list(m, {0, 1, 7, 2});
   const auto run = engine::simulate(m, m.profiles[0], both, placement, driver_under_test());
-  const auto report = core::traffic_report(m, placement, run, core::kExchangeLabel, 2);
+  const auto report = analysis::traffic_report(m, placement, run, core::kExchangeLabel, 2);
   ASSERT_EQ(report.sizes.size(), 1u);
   // So each job PE gets half a link, where alone it would get all of it.
   EXPECT_NEAR(report.sizes[0].pe_bandwidth.min / (kLink / 2), 1.0, 0.01);

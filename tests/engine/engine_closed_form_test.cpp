@@ -5,12 +5,12 @@
 #include "driver_under_test.hpp"
 
 #include "../unit/test_machine.hpp"
-#include "sim/core/cost_model.hpp"
-#include "sim/core/swap_statistics.hpp"
-#include "sim/core/uncontended_replay.hpp"
+#include "sim/analysis/swap_statistics.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/run/uncontended_replay.hpp"
 #include "sim/engine/simulation.hpp"
-#include "sim/io/machine_loader.hpp"
-#include "sim/io/workload_loader.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/workload/workload_loader.hpp"
 
 using namespace t3sim;
 using core::OpKind;
@@ -153,7 +153,7 @@ TEST(Engine, NonblockingSendSwapMatchesClosedForm) {
   const core::CostModel cost(m, m.profiles[0]);
   const auto w = io::load_workload(std::string(T3SIM_TEST_DATA) + "/workload/swap_valid.yaml").workload;
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
-  const core::SwapStatistics st = core::swap_statistics(r, w.swap_iterations);
+  const analysis::SwapStatistics st = analysis::swap_statistics(r, w.swap_iterations);
   ASSERT_EQ(st.curve.size(), 2u);
   // PEs 0<->2 and 1<->3 share no link on the 2x3x4 torus (0->2 is y+, 1->3 is y+ in the other column).
   // The data put signals behind a fence: its flag put (8 B) is issued one call later, while the data

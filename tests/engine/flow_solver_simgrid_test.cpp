@@ -1,4 +1,4 @@
-// t3sim's max-min solver (sim/core/flow_solver.hpp) against SimGrid's own, on the same flows: one
+// t3sim's max-min solver (sim/core/flow/flow_solver.hpp) against SimGrid's own, on the same flows: one
 // SimGrid link per solver resource (same capacity, latency 0, SHARED), for each flow its own pair of
 // hosts and a route over its resources' links plus a FATPIPE link of its cap, the network model as
 // t3sim configures it (sim/engine/simulation.cpp: CM02, no cross-traffic, TCP-gamma 0). Every comm
@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/flow_solver.hpp"
-#include "sim/core/router.hpp"
-#include "sim/core/torus.hpp"
+#include "sim/core/flow/flow_solver.hpp"
+#include "sim/core/routing/ordered_routes.hpp"
+#include "sim/core/topology/torus.hpp"
 #include "tests/torus_flow_system.hpp"
 
 using namespace t3sim::core;

@@ -9,9 +9,9 @@
 #include "driver_under_test.hpp"
 
 #include "../unit/test_machine.hpp"
-#include "sim/core/cost_model.hpp"
-#include "sim/core/io_workloads.hpp"
-#include "sim/core/job_placement.hpp"
+#include "sim/core/machine/job_placement.hpp"
+#include "sim/core/program/file_io_workloads.hpp"
+#include "sim/core/run/cost_model.hpp"
 #include "sim/engine/simulation.hpp"
 
 using namespace t3sim;

@@ -5,7 +5,7 @@
 #include "driver_under_test.hpp"
 
 #include "../unit/test_machine.hpp"
-#include "sim/core/job_placement.hpp"
+#include "sim/core/machine/job_placement.hpp"
 #include "sim/engine/simulation.hpp"
 
 using namespace t3sim;

@@ -5,14 +5,14 @@
 #include "driver_under_test.hpp"
 
 #include "../unit/test_machine.hpp"
-#include "sim/core/cost_model.hpp"
-#include "sim/core/time_split.hpp"
-#include "sim/core/uncontended_replay.hpp"
+#include "sim/analysis/time_split.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/run/uncontended_replay.hpp"
 #include "sim/engine/simulation.hpp"
-#include "sim/io/machine_loader.hpp"
-#include "sim/io/results_writer.hpp"
-#include "sim/io/shmem_trace_reader.hpp"
-#include "sim/io/workload_loader.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/output/results_writer.hpp"
+#include "sim/io/trace/shmem/shmem_trace_reader.hpp"
+#include "sim/io/workload/workload_loader.hpp"
 
 using namespace t3sim;
 
@@ -84,7 +84,7 @@ TEST(TraceReplay, TimeSplitAddsUpToEachPesEnd) {
   const core::MachineSpec m = test::small_machine();
   const auto w = io::load_shmem_trace(source("workloads/traces/strided-atomics.t3t"), 0).workload;
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
-  const auto split = core::time_split(r, w.pes);
+  const auto split = analysis::time_split(r, w.pes);
   ASSERT_EQ(split.size(), 8u);
   for (const auto& t : split) {
     EXPECT_NEAR(t.compute + t.communication + t.waiting, t.end, 1e-12) << "PE " << t.pe;

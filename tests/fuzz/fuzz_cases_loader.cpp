@@ -1,7 +1,7 @@
 // libFuzzer target: validation cases files and the suites they describe.
 #include "fuzz_input.hpp"
-#include "sim/io/cases_loader.hpp"
-#include "sim/io/input_error.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/validation/cases_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

@@ -1,7 +1,7 @@
 // libFuzzer target: machine files (including `base:` derivation and every parameter rule).
 #include "fuzz_input.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/machine_loader.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/machine/machine_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

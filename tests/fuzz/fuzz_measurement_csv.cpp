@@ -1,7 +1,7 @@
 // libFuzzer target: recorded-measurement CSV files, every cell read as a number.
 #include "fuzz_input.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/measurement_table.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/validation/measurement_table.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

@@ -1,8 +1,8 @@
 // libFuzzer target: traces (`run --trace`), t3sim SHMEM traces and SimGrid TI traces alike, with the
 // message layer eager and rendezvous and with a --pes override.
 #include "fuzz_input.hpp"
-#include "sim/io/input_error.hpp"
-#include "sim/io/trace_loader.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/trace/trace_loader.hpp"
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "fuzz_input.hpp"
-#include "sim/io/results_writer.hpp"
+#include "sim/io/output/results_writer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

@@ -1,4 +1,4 @@
-// Minimal adaptive routing (sim/core/adaptive_splits.hpp, MinimalPaths::widest_route). The widest route
+// Minimal adaptive routing (sim/core/flow/adaptive_splits.hpp, MinimalPaths::widest_route). The widest route
 // is checked against every shortest route listed one by one (tests/listed_routes.hpp) under random
 // link scores, with and without failed links; the idle torus's widest route is the dimension-order
 // route; the rounds reach the stated fixed point on a pair with four disjoint routes (checked route by
@@ -11,11 +11,11 @@
 #include <random>
 #include <vector>
 
-#include "sim/core/adaptive_splits.hpp"
-#include "sim/core/failed_links.hpp"
-#include "sim/core/flow_solver.hpp"
-#include "sim/core/minimal_paths.hpp"
-#include "sim/core/router.hpp"
+#include "sim/core/flow/adaptive_splits.hpp"
+#include "sim/core/flow/flow_solver.hpp"
+#include "sim/core/routing/minimal_paths.hpp"
+#include "sim/core/routing/ordered_routes.hpp"
+#include "sim/core/topology/failed_links.hpp"
 #include "tests/listed_routes.hpp"
 
 using namespace t3sim::core;
@@ -86,7 +86,7 @@ TEST(WidestRoute, OnAnIdleTorusIsTheDimensionOrderRoute) {
   for (Coord dims : {Coord{4, 4, 4}, Coord{2, 16, 17}, Coord{3, 5, 1}}) {
     const Torus t(dims);
     const MinimalPaths paths(t, {});
-    const Router dor(t, {0, 1, 2}, TieRule::Plus);
+    const OrderedRoutes dor(t, {0, 1, 2}, TieRule::Plus);
     for (int s = 0; s < t.node_count(); s += 3)
       for (int d = 0; d < t.node_count(); d += 5) {
         std::vector<LinkId> route, want;

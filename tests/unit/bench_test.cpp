@@ -3,10 +3,10 @@
 #include <cmath>
 
 #include "rejection_case.hpp"
-#include "sim/core/bench_verdict.hpp"
-#include "sim/core/transfer_comparison.hpp"
-#include "sim/io/bench_suite.hpp"
-#include "sim/io/results_writer.hpp"
+#include "sim/analysis/bench_verdict.hpp"
+#include "sim/analysis/transfer_comparison.hpp"
+#include "sim/io/output/results_writer.hpp"
+#include "sim/io/study/bench_suite.hpp"
 
 using namespace t3sim;
 using t3sim::test::RejectionCase;
@@ -23,7 +23,7 @@ core::RunResult two_transfers() {
 
 TEST(TransferComparison, IdenticalRunsDifferByNothing) {
   const auto r = two_transfers();
-  const auto c = core::compare_transfers(r.transfers, r.transfers);
+  const auto c = analysis::compare_transfers(r.transfers, r.transfers);
   EXPECT_EQ(c.mismatch, "");
   EXPECT_EQ(c.messages, 2u);
   EXPECT_EQ(c.max_end_rel, 0);
@@ -35,12 +35,12 @@ TEST(TransferComparison, MeasuresEndAndDurationShifts) {
   auto b = a;
   std::swap(b[0], b[1]);  // order does not matter: matched by source, destination, measurement
   b[0].end += 0.4e-6;     // 1 -> 0: duration 4 us -> 4.4 us (+10%), end 6 us -> 6.4 us
-  const auto c = core::compare_transfers(a, b);
+  const auto c = analysis::compare_transfers(a, b);
   EXPECT_NEAR(c.max_duration_rel, 0.1, 1e-12);
   EXPECT_NEAR(c.max_end_rel, 0.4 / 6, 1e-12);
   EXPECT_DOUBLE_EQ(c.within_1pct, 0.5);
   b.pop_back();
-  EXPECT_NE(core::compare_transfers(a, b).mismatch, "");
+  EXPECT_NE(analysis::compare_transfers(a, b).mismatch, "");
 }
 
 TEST(TransfersCsv, RoundTripsAndNamesABadLine) {
@@ -89,63 +89,64 @@ TEST(BenchSuite, ChaoticAndLongDefaultToFalse) {
 }
 
 TEST(BenchVerdict, ExactCaseWithin1e9OfTheReference) {
-  EXPECT_EQ(core::exact_verdict(1.0, 1.0).text, "within 1e-9");
-  EXPECT_TRUE(core::exact_verdict(1.0, 1.0).ok);
-  EXPECT_TRUE(core::exact_verdict(1 + 0.9e-9, 1.0).ok);
-  EXPECT_TRUE(core::exact_verdict(1 - 0.9e-9, 1.0).ok);
-  const auto v = core::exact_verdict(1 + 3.21e-5, 1.0);
+  EXPECT_EQ(analysis::exact_verdict(1.0, 1.0).text, "within 1e-9");
+  EXPECT_TRUE(analysis::exact_verdict(1.0, 1.0).ok);
+  EXPECT_TRUE(analysis::exact_verdict(1 + 0.9e-9, 1.0).ok);
+  EXPECT_TRUE(analysis::exact_verdict(1 - 0.9e-9, 1.0).ok);
+  const auto v = analysis::exact_verdict(1 + 3.21e-5, 1.0);
   EXPECT_FALSE(v.ok);
   EXPECT_EQ(v.text, "DIFFERS 3.21e-05");
-  EXPECT_FALSE(core::exact_verdict(1 + 2e-9, 1.0).ok);
-  EXPECT_TRUE(core::exact_verdict(0, 0).ok);
-  EXPECT_EQ(core::exact_verdict(1e-3, 0).text, "DIFFERS inf");
+  EXPECT_FALSE(analysis::exact_verdict(1 + 2e-9, 1.0).ok);
+  EXPECT_TRUE(analysis::exact_verdict(0, 0).ok);
+  EXPECT_EQ(analysis::exact_verdict(1e-3, 0).text, "DIFFERS inf");
 }
 
 TEST(BenchVerdict, RangeWidenedByHalfAPercentEachSide) {
-  const auto r = core::widened(core::range_of({2.0, 1.0, 1.5}));
+  const auto r = analysis::widened(analysis::range_of({2.0, 1.0, 1.5}));
   EXPECT_DOUBLE_EQ(r.min, 0.995);
   EXPECT_DOUBLE_EQ(r.max, 2.01);
-  EXPECT_EQ(core::range_of({3.0}).min, 3.0);
-  EXPECT_EQ(core::range_of({3.0}).max, 3.0);
+  EXPECT_EQ(analysis::range_of({3.0}).min, 3.0);
+  EXPECT_EQ(analysis::range_of({3.0}).max, 3.0);
 }
 
 TEST(BenchVerdict, EnsembleOfOneValue) {
   const std::vector<double> one = {100.0};
-  EXPECT_EQ(core::ensemble_verdict(100.0, one, 50.0, {50.0}).text, "inside");
-  EXPECT_TRUE(core::ensemble_verdict(100.4, one, 50.2, {50.0}).ok);
-  EXPECT_TRUE(core::ensemble_verdict(99.6, one, 49.8, {50.0}).ok);
-  EXPECT_EQ(core::ensemble_verdict(100.6, one, 50.0, {50.0}).text, "OUTSIDE");
-  EXPECT_EQ(core::ensemble_verdict(100.0, one, 50.3, {50.0}).text, "OUTSIDE");  // the bandwidth alone
+  EXPECT_EQ(analysis::ensemble_verdict(100.0, one, 50.0, {50.0}).text, "inside");
+  EXPECT_TRUE(analysis::ensemble_verdict(100.4, one, 50.2, {50.0}).ok);
+  EXPECT_TRUE(analysis::ensemble_verdict(99.6, one, 49.8, {50.0}).ok);
+  EXPECT_EQ(analysis::ensemble_verdict(100.6, one, 50.0, {50.0}).text, "OUTSIDE");
+  EXPECT_EQ(analysis::ensemble_verdict(100.0, one, 50.3, {50.0}).text, "OUTSIDE");  // the bandwidth alone
 }
 
 TEST(BenchVerdict, ValueExactlyOnTheWidenedEdgeIsInside) {
   const std::vector<double> makespans = {1.0e-2, 1.02e-2, 0.99e-2};
   const std::vector<std::optional<double>> bandwidths = {9.0e7, 9.1e7, 8.9e7};
-  const auto m = core::widened(core::range_of(makespans));
-  const core::ValueRange b = core::widened({8.9e7, 9.1e7});
-  for (double edge : {m.min, m.max}) EXPECT_TRUE(core::ensemble_verdict(edge, makespans, 9.0e7, bandwidths).ok) << edge;
+  const auto m = analysis::widened(analysis::range_of(makespans));
+  const analysis::ValueRange b = analysis::widened({8.9e7, 9.1e7});
+  for (double edge : {m.min, m.max})
+    EXPECT_TRUE(analysis::ensemble_verdict(edge, makespans, 9.0e7, bandwidths).ok) << edge;
   for (double edge : {b.min, b.max})
-    EXPECT_TRUE(core::ensemble_verdict(1.0e-2, makespans, edge, bandwidths).ok) << edge;
-  EXPECT_FALSE(core::ensemble_verdict(std::nextafter(m.max, 1.0), makespans, 9.0e7, bandwidths).ok);
-  EXPECT_FALSE(core::ensemble_verdict(std::nextafter(m.min, 0.0), makespans, 9.0e7, bandwidths).ok);
-  EXPECT_FALSE(core::ensemble_verdict(1.0e-2, makespans, std::nextafter(b.max, 1e9), bandwidths).ok);
-  EXPECT_FALSE(core::ensemble_verdict(1.0e-2, makespans, std::nextafter(b.min, 0.0), bandwidths).ok);
+    EXPECT_TRUE(analysis::ensemble_verdict(1.0e-2, makespans, edge, bandwidths).ok) << edge;
+  EXPECT_FALSE(analysis::ensemble_verdict(std::nextafter(m.max, 1.0), makespans, 9.0e7, bandwidths).ok);
+  EXPECT_FALSE(analysis::ensemble_verdict(std::nextafter(m.min, 0.0), makespans, 9.0e7, bandwidths).ok);
+  EXPECT_FALSE(analysis::ensemble_verdict(1.0e-2, makespans, std::nextafter(b.max, 1e9), bandwidths).ok);
+  EXPECT_FALSE(analysis::ensemble_verdict(1.0e-2, makespans, std::nextafter(b.min, 0.0), bandwidths).ok);
 }
 
 TEST(BenchVerdict, WithoutABandwidthOnlyTheMakespanIsJudged) {
   const std::vector<double> makespans = {1.0, 1.01};
-  const auto v = core::ensemble_verdict(1.0, makespans, std::nullopt, {std::nullopt, std::nullopt});
+  const auto v = analysis::ensemble_verdict(1.0, makespans, std::nullopt, {std::nullopt, std::nullopt});
   EXPECT_TRUE(v.ok);
   EXPECT_EQ(v.text, "inside (makespan only)");
   // one member without a bandwidth: the bandwidth is not judged, however far off the fast one is
-  EXPECT_EQ(core::ensemble_verdict(1.0, makespans, 5.0, {1.0, std::nullopt}).text, "inside (makespan only)");
-  EXPECT_EQ(core::ensemble_verdict(2.0, makespans, std::nullopt, {1.0, 1.0}).text, "OUTSIDE (makespan only)");
+  EXPECT_EQ(analysis::ensemble_verdict(1.0, makespans, 5.0, {1.0, std::nullopt}).text, "inside (makespan only)");
+  EXPECT_EQ(analysis::ensemble_verdict(2.0, makespans, std::nullopt, {1.0, 1.0}).text, "OUTSIDE (makespan only)");
 }
 
 TEST(BenchVerdict, MedianOfOddAndEvenCounts) {
-  EXPECT_EQ(core::median_of({3.0, 1.0, 2.0}), 2.0);
-  EXPECT_EQ(core::median_of({4.0, 1.0, 3.0, 2.0}), 2.5);
-  EXPECT_EQ(core::median_of({7.0}), 7.0);
+  EXPECT_EQ(analysis::median_of({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_EQ(analysis::median_of({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_EQ(analysis::median_of({7.0}), 7.0);
 }
 
 // The false alarm of the ensemble verdict, counted by hand: 5 fast and 5 reference draws, the fast median
@@ -153,13 +154,13 @@ TEST(BenchVerdict, MedianOfOddAndEvenCounts) {
 // orderings, twice for both sides: 1/6. One draw against 5 (the one-run verdict): 2/6 = 1/3, as the header
 // says. The median of 9 against 9: 2 C(13,9) / C(18,9) = 1430 / 48620.
 TEST(BenchVerdict, FalseAlarmProbabilityByCounting) {
-  EXPECT_DOUBLE_EQ(core::false_alarm_probability(5, 5), 1.0 / 6);
-  EXPECT_DOUBLE_EQ(core::false_alarm_probability(1, 5), 1.0 / 3);
-  EXPECT_DOUBLE_EQ(core::false_alarm_probability(9, 9), 1430.0 / 48620);
-  EXPECT_DOUBLE_EQ(core::false_alarm_probability(1, 1), 1.0);
+  EXPECT_DOUBLE_EQ(analysis::false_alarm_probability(5, 5), 1.0 / 6);
+  EXPECT_DOUBLE_EQ(analysis::false_alarm_probability(1, 5), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(analysis::false_alarm_probability(9, 9), 1430.0 / 48620);
+  EXPECT_DOUBLE_EQ(analysis::false_alarm_probability(1, 1), 1.0);
   // even counts: both middle draws outside (a lower bound): 4 fast, 3 reference: top 3 all fast,
   // C(4,3) = 4 of C(7,3) = 35, twice
-  EXPECT_DOUBLE_EQ(core::false_alarm_probability(4, 3), 8.0 / 35);
+  EXPECT_DOUBLE_EQ(analysis::false_alarm_probability(4, 3), 8.0 / 35);
 }
 
 // The same probability by brute force: every assignment of ranks 0..9 to 5 fast and 5 reference draws.
@@ -170,11 +171,11 @@ TEST(BenchVerdict, FalseAlarmProbabilityByEnumeration) {
     std::vector<double> fast, reference;
     for (int rank = 0; rank < 10; ++rank) (mask >> rank & 1u ? fast : reference).push_back(rank);
     ++total;
-    const auto r = core::range_of(reference);
-    const double m = core::median_of(fast);
+    const auto r = analysis::range_of(reference);
+    const double m = analysis::median_of(fast);
     if (m < r.min || m > r.max) ++outside_count;
   }
-  EXPECT_DOUBLE_EQ(static_cast<double>(outside_count) / total, core::false_alarm_probability(5, 5));
+  EXPECT_DOUBLE_EQ(static_cast<double>(outside_count) / total, analysis::false_alarm_probability(5, 5));
 }
 
 TEST(BenchVerdict, EnsembleAgainstEnsembleJudgesTheFastMedian) {
@@ -183,27 +184,27 @@ TEST(BenchVerdict, EnsembleAgainstEnsembleJudgesTheFastMedian) {
   // one fast member far out, the median inside: inside (the one-run verdict on that member would fail)
   const std::vector<double> fast = {0.390, 0.351, 0.368, 0.360, 0.355};
   const std::vector<std::optional<double>> fast_bw = {99.0, 101.0, 102.0, 102.5, 103.0};
-  EXPECT_EQ(core::ensemble_against_ensemble(fast, reference, fast_bw, ref_bw).text, "inside");
-  EXPECT_EQ(core::ensemble_verdict(fast[0], reference, fast_bw[0], ref_bw).text, "OUTSIDE");
+  EXPECT_EQ(analysis::ensemble_against_ensemble(fast, reference, fast_bw, ref_bw).text, "inside");
+  EXPECT_EQ(analysis::ensemble_verdict(fast[0], reference, fast_bw[0], ref_bw).text, "OUTSIDE");
   // a median shifted 3% above the range: outside
   const std::vector<double> shifted = {0.385, 0.388, 0.390, 0.392, 0.394};
-  EXPECT_EQ(core::ensemble_against_ensemble(shifted, reference, fast_bw, ref_bw).text, "OUTSIDE");
+  EXPECT_EQ(analysis::ensemble_against_ensemble(shifted, reference, fast_bw, ref_bw).text, "OUTSIDE");
   // the bandwidth median alone outside
   const std::vector<std::optional<double>> low_bw = {90.0, 91.0, 92.0, 120.0, 121.0};
-  EXPECT_EQ(core::ensemble_against_ensemble(fast, reference, low_bw, ref_bw).text, "OUTSIDE");
+  EXPECT_EQ(analysis::ensemble_against_ensemble(fast, reference, low_bw, ref_bw).text, "OUTSIDE");
   // a member without a bandwidth: makespan only
-  EXPECT_EQ(core::ensemble_against_ensemble(fast, reference, {1.0, std::nullopt}, ref_bw).text,
+  EXPECT_EQ(analysis::ensemble_against_ensemble(fast, reference, {1.0, std::nullopt}, ref_bw).text,
             "inside (makespan only)");
 }
 
 TEST(BenchVerdict, LeaveOneOutCountsTheEnsemblesOwnExtremes) {
   // five spread members: the lowest and the highest are each outside the range of the other four
-  EXPECT_EQ(core::leave_one_out_outside({0.341, 0.350, 0.360, 0.370, 0.377}, {}), 2);
+  EXPECT_EQ(analysis::leave_one_out_outside({0.341, 0.350, 0.360, 0.370, 0.377}, {}), 2);
   // within the 0.5% widening of each other: none
-  EXPECT_EQ(core::leave_one_out_outside({1.000, 1.001, 1.002}, {}), 0);
+  EXPECT_EQ(analysis::leave_one_out_outside({1.000, 1.001, 1.002}, {}), 0);
   // the bandwidth counts too: the makespans agree, one bandwidth is far off
-  EXPECT_EQ(core::leave_one_out_outside({1.0, 1.0, 1.0}, {50.0, 50.0, 80.0}), 1);
-  EXPECT_EQ(core::leave_one_out_outside({1.0}, {}), 0);
+  EXPECT_EQ(analysis::leave_one_out_outside({1.0, 1.0, 1.0}, {50.0, 50.0, 80.0}), 1);
+  EXPECT_EQ(analysis::leave_one_out_outside({1.0}, {}), 0);
 }
 
 class BenchSuiteRejects : public testing::TestWithParam<RejectionCase> {};

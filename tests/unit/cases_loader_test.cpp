@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "rejection_case.hpp"
-#include "sim/io/cases_loader.hpp"
+#include "sim/io/validation/cases_loader.hpp"
 
 using namespace t3sim;
 using t3sim::test::RejectionCase;

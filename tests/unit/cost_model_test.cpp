@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "sim/core/cost_model.hpp"
-#include "sim/core/uncontended_replay.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/run/uncontended_replay.hpp"
 #include "test_machine.hpp"
 
 using namespace t3sim::core;

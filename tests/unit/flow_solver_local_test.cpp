@@ -1,4 +1,4 @@
-// FlowSolver::solve_local (sim/core/flow_solver.hpp), what the fast transport's settle time uses under
+// FlowSolver::solve_local (sim/core/flow/flow_solver.hpp), what the fast transport's settle time uses under
 // multipath routings: on random weighted systems changed a few flows at a time, every local solve
 // keeps every resource within its capacity and every flow's rate positive; when it defers nothing its
 // rates are the exact ones; and the exact solve() after any number of local solves gives the max-min
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/core/flow_solver.hpp"
+#include "sim/core/flow/flow_solver.hpp"
 
 using namespace t3sim::core;
 

@@ -1,4 +1,4 @@
-// The incremental max-min solver (sim/core/flow_solver.hpp): hand cases with known answers; random
+// The incremental max-min solver (sim/core/flow/flow_solver.hpp): hand cases with known answers; random
 // torus-shaped systems (one injection and one ejection resource per node, one per directed torus link,
 // dimension-order routes) changed a few flows at a time, where after every solve each rate must equal
 // a solve from scratch, the max-min conditions must hold and solve() must report exactly the entries
@@ -16,9 +16,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/flow_solver.hpp"
-#include "sim/core/router.hpp"
-#include "sim/core/torus.hpp"
+#include "sim/core/flow/flow_solver.hpp"
+#include "sim/core/routing/ordered_routes.hpp"
+#include "sim/core/topology/torus.hpp"
 #include "tests/torus_flow_system.hpp"
 
 using namespace t3sim::core;

@@ -1,4 +1,4 @@
-// Weighted flows in the max-min solver (sim/core/flow_solver.hpp): a flow loads each resource of its
+// Weighted flows in the max-min solver (sim/core/flow/flow_solver.hpp): a flow loads each resource of its
 // path with weight x rate, as a flow spread over several routes in fixed proportions does. Hand cases
 // with shares worked out on paper, then random systems of weighted flows changed a few at a time, where
 // after every solve each rate must equal an independent, naive progressive filling written here (not
@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/core/flow_solver.hpp"
+#include "sim/core/flow/flow_solver.hpp"
 
 using namespace t3sim::core;
 

@@ -1,6 +1,6 @@
 // The solver transport's indexed heap against a sorted reference under random sets, moves and
 // removals: the top is always the smallest (time, sequence), and each id has one key.
-#include "sim/core/indexed_heap.hpp"
+#include "sim/core/support/indexed_heap.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sim/core/intern_table.hpp"
+#include "sim/core/support/intern_table.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "sim/core/job_placement.hpp"
+#include "sim/core/machine/job_placement.hpp"
 #include "test_machine.hpp"
 
 using namespace t3sim::core;

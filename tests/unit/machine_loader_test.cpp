@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "rejection_case.hpp"
-#include "sim/core/machine_params.hpp"
-#include "sim/io/machine_loader.hpp"
+#include "sim/core/machine/machine_params.hpp"
+#include "sim/io/machine/machine_loader.hpp"
 
 using t3sim::io::load_machine;
 using t3sim::test::RejectionCase;

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "sim/core/io_workloads.hpp"
+#include "sim/core/program/file_io_workloads.hpp"
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/cost_model.hpp"
-#include "sim/core/uncontended_replay.hpp"
-#include "sim/io/machine_loader.hpp"
-#include "sim/io/trace_loader.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/run/uncontended_replay.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/trace/trace_loader.hpp"
 
 using namespace t3sim;
 

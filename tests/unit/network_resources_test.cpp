@@ -8,8 +8,8 @@
 
 #include "test_machine.hpp"
 
-#include "sim/core/job_placement.hpp"
-#include "sim/core/network_resources.hpp"
+#include "sim/core/machine/job_placement.hpp"
+#include "sim/core/run/network_resources.hpp"
 
 using namespace t3sim;
 

@@ -16,8 +16,8 @@ calib::CaseResult result(const std::string& group, double measured, double predi
   return r;
 }
 
-core::SuiteSpec suite() {
-  core::SuiteSpec s;
+calib::SuiteSpec suite() {
+  calib::SuiteSpec s;
   s.id = "s";
   s.orderings.push_back({"protocol", {"latency"}, 0.02});
   return s;

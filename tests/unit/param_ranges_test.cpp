@@ -1,11 +1,11 @@
-// Parameter ranges (sim/core/param_ranges.hpp): key paths, the Latin hypercube and quantiles.
+// Parameter ranges (sim/core/machine/param_ranges.hpp): key paths, the Latin hypercube and quantiles.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <set>
 
-#include "sim/core/param_ranges.hpp"
-#include "sim/io/machine_loader.hpp"
+#include "sim/core/machine/param_ranges.hpp"
+#include "sim/io/machine/machine_loader.hpp"
 #include "test_machine.hpp"
 
 using namespace t3sim;

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "sim/calib/profile_fitter.hpp"
-#include "sim/core/cost_model.hpp"
-#include "sim/core/uncontended_replay.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/run/uncontended_replay.hpp"
 #include "test_machine.hpp"
 
 using namespace t3sim;
@@ -30,12 +30,12 @@ core::Workload sweep() {
   return w;
 }
 
-std::vector<core::MeasuredCase> cases_from(const core::MachineSpec& m, const core::Workload& w) {
+std::vector<calib::MeasuredCase> cases_from(const core::MachineSpec& m, const core::Workload& w) {
   const core::CostModel cost(m, m.profiles.front());
-  std::vector<core::MeasuredCase> cases;
+  std::vector<calib::MeasuredCase> cases;
   const core::RunResult run = core::replay_uncontended(cost, w);
   for (const auto& r : run.records) {
-    core::MeasuredCase c;
+    calib::MeasuredCase c;
     c.run.profile = "base";
     c.record = run.labels.name(r.label);
     c.bytes = r.bytes;
@@ -45,8 +45,8 @@ std::vector<core::MeasuredCase> cases_from(const core::MachineSpec& m, const cor
   return cases;
 }
 
-std::map<core::RunKey, core::Workload> workloads(const core::Workload& w) {
-  return {{core::RunKey{"base", {}, false, {}}, w}};
+std::map<calib::RunKey, core::Workload> workloads(const core::Workload& w) {
+  return {{calib::RunKey{"base", {}, false, {}}, w}};
 }
 
 const std::vector<std::string> kFree = {"call_overhead", "local_overhead", "copy_bandwidth", "get_bandwidth"};

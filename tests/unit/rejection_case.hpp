@@ -5,7 +5,7 @@
 #include <regex>
 #include <string>
 
-#include "sim/io/input_error.hpp"
+#include "sim/io/files/input_error.hpp"
 
 namespace t3sim::test {
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "sim/io/results_writer.hpp"
+#include "sim/io/output/results_writer.hpp"
 
 using namespace t3sim;
 

@@ -1,4 +1,4 @@
-// Routings (sim/core/routing.hpp, minimal_paths.hpp, failed_links.hpp). The minimal-path split is
+// Routings (sim/core/routing/routing.hpp, minimal_paths.hpp, failed_links.hpp). The minimal-path split is
 // checked against routes listed one by one (a depth-first walk of every shortest route, written here
 // independently of the lattice count it checks) on every pair of small tori, with and without failed
 // links; direction order's hop order; failed links named and refused by the deterministic routings.
@@ -11,10 +11,10 @@
 #include <random>
 #include <vector>
 
-#include "sim/core/failed_links.hpp"
-#include "sim/core/machine_spec.hpp"
-#include "sim/core/minimal_paths.hpp"
-#include "sim/core/routing.hpp"
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/routing/minimal_paths.hpp"
+#include "sim/core/routing/routing.hpp"
+#include "sim/core/topology/failed_links.hpp"
 #include "tests/listed_routes.hpp"
 
 using namespace t3sim::core;
@@ -134,7 +134,7 @@ TEST(DirectionOrder, ReachesEveryDestinationMinimally) {
   const MachineSpec m = machine({4, 3, 6}, RoutingKind::DirectionOrder);
   const Torus t = m.torus();
   const auto routing = make_routing(m);
-  const Router router = m.router();
+  const OrderedRoutes router = m.ordered_routes();
   for (int s = 0; s < t.node_count(); ++s)
     for (int d = 0; d < t.node_count(); ++d) {
       int at = s;

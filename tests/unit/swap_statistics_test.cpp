@@ -2,10 +2,11 @@
 
 #include <cmath>
 
-#include "sim/core/swap_pattern.hpp"
-#include "sim/core/swap_statistics.hpp"
+#include "sim/analysis/swap_statistics.hpp"
+#include "sim/core/program/swap_pattern.hpp"
 
 using namespace t3sim::core;
+using namespace t3sim::analysis;
 
 namespace {
 
@@ -52,5 +53,5 @@ TEST(SwapStatistics, ModelErrorSeesADeviation) {
 TEST(SwapStatistics, LatencyNeedsThe512And1024WordPoints) {
   RunResult r = synthetic(7e-6, 330e6, false);
   r.records.erase(r.records.begin() + 2, r.records.begin() + 4);  // drop 4096 B
-  EXPECT_TRUE(std::isnan(swap_statistics(r, 2).estimated_latency));
+  EXPECT_TRUE(std::isnan(t3sim::analysis::swap_statistics(r, 2).estimated_latency));
 }

@@ -1,4 +1,4 @@
-// A study's axes (sim/io/sweep_axes.hpp): every combination is a point, labelled in its id, and its run
+// A study's axes (sim/io/study/sweep_axes.hpp): every combination is a point, labelled in its id, and its run
 // gets the study's settings overlaid by its axis values'; the I/O nodes in service shrink the machine's
 // file servers.
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <set>
 
-#include "sim/core/job_placement.hpp"
-#include "sim/io/machine_loader.hpp"
-#include "sim/io/sweep_spec.hpp"
+#include "sim/core/machine/job_placement.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/study/sweep_spec.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
 // Point selections (`sweep --points`) and what Slurm's commands print, read without a cluster.
 #include <gtest/gtest.h>
 
-#include "sim/io/input_error.hpp"
-#include "sim/io/point_selection.hpp"
-#include "sim/io/slurm_text.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/study/point_selection.hpp"
+#include "sim/study/slurm_text.hpp"
 #include "tests/unit/rejection_case.hpp"
 
 namespace t3sim {
@@ -12,29 +12,29 @@ namespace {
 using Ints = std::vector<int>;
 
 TEST(PointSelection, IndicesAndRangesSortedAndDistinct) {
-  EXPECT_EQ(io::parse_point_selection("0..3", 10), (Ints{0, 1, 2, 3}));
-  EXPECT_EQ(io::parse_point_selection("7,2,5..6,2", 10), (Ints{2, 5, 6, 7}));
-  EXPECT_EQ(io::parse_point_selection("9", 10), (Ints{9}));
-  EXPECT_EQ(io::parse_point_selection("4..4", 10), (Ints{4}));
+  EXPECT_EQ(study::parse_point_selection("0..3", 10), (Ints{0, 1, 2, 3}));
+  EXPECT_EQ(study::parse_point_selection("7,2,5..6,2", 10), (Ints{2, 5, 6, 7}));
+  EXPECT_EQ(study::parse_point_selection("9", 10), (Ints{9}));
+  EXPECT_EQ(study::parse_point_selection("4..4", 10), (Ints{4}));
 }
 
 TEST(PointSelection, FormatIsTheShortestListAndParsesBack) {
-  EXPECT_EQ(io::format_point_selection({0, 1, 2, 3, 5, 7, 8}), "0..3,5,7..8");
-  EXPECT_EQ(io::format_point_selection({4}), "4");
-  EXPECT_EQ(io::format_point_selection({}), "");
+  EXPECT_EQ(study::format_point_selection({0, 1, 2, 3, 5, 7, 8}), "0..3,5,7..8");
+  EXPECT_EQ(study::format_point_selection({4}), "4");
+  EXPECT_EQ(study::format_point_selection({}), "");
   const Ints scattered = {0, 2, 3, 4, 9, 11, 12};
-  EXPECT_EQ(io::parse_point_selection(io::format_point_selection(scattered), 13), scattered);
+  EXPECT_EQ(study::parse_point_selection(study::format_point_selection(scattered), 13), scattered);
 }
 
 TEST(PointSelection, GroupsOfAtMostKInOrder) {
-  const auto g = io::group_points({1, 2, 3, 4, 5, 9, 10}, 3);
+  const auto g = study::group_points({1, 2, 3, 4, 5, 9, 10}, 3);
   ASSERT_EQ(g.size(), 3u);
   EXPECT_EQ(g[0], (Ints{1, 2, 3}));
   EXPECT_EQ(g[1], (Ints{4, 5, 9}));
   EXPECT_EQ(g[2], (Ints{10}));
-  EXPECT_EQ(io::group_points({1, 2}, 1).size(), 2u);
-  EXPECT_TRUE(io::group_points({}, 4).empty());
-  EXPECT_THROW(io::group_points({1}, 0), std::invalid_argument);
+  EXPECT_EQ(study::group_points({1, 2}, 1).size(), 2u);
+  EXPECT_TRUE(study::group_points({}, 4).empty());
+  EXPECT_THROW(study::group_points({1}, 0), std::invalid_argument);
 }
 
 class PointSelectionRejects : public testing::TestWithParam<std::pair<std::string, std::string>> {};
@@ -42,7 +42,7 @@ class PointSelectionRejects : public testing::TestWithParam<std::pair<std::strin
 TEST_P(PointSelectionRejects, NamesTheOptionAndTheItem) {
   const auto& [text, regex] = GetParam();
   try {
-    io::parse_point_selection(text, 10);
+    study::parse_point_selection(text, 10);
     FAIL() << text << " was accepted";
   } catch (const io::InputError& e) {
     EXPECT_TRUE(std::regex_search(std::string(e.what()), std::regex(regex))) << e.what();
@@ -59,15 +59,15 @@ INSTANTIATE_TEST_SUITE_P(
                     std::make_pair("12345678901", "index '12345678901' is out of range")));
 
 TEST(SlurmText, ArrayTaskLists) {
-  EXPECT_EQ(io::expand_task_ids("2-5,7"), (Ints{2, 3, 4, 5, 7}));
-  EXPECT_EQ(io::expand_task_ids("2-3%2"), (Ints{2, 3}));  // the throttle is not a task
-  EXPECT_EQ(io::expand_task_ids("4"), (Ints{4}));
-  EXPECT_TRUE(io::expand_task_ids("N/A").empty());
-  EXPECT_TRUE(io::expand_task_ids("").empty());
+  EXPECT_EQ(study::expand_task_ids("2-5,7"), (Ints{2, 3, 4, 5, 7}));
+  EXPECT_EQ(study::expand_task_ids("2-3%2"), (Ints{2, 3}));  // the throttle is not a task
+  EXPECT_EQ(study::expand_task_ids("4"), (Ints{4}));
+  EXPECT_TRUE(study::expand_task_ids("N/A").empty());
+  EXPECT_TRUE(study::expand_task_ids("").empty());
 }
 
 TEST(SlurmText, SacctStatesPerTask) {
-  const auto s = io::parse_sacct_states("12_0|COMPLETED\n12_1|CANCELLED by 0\n12_[2-3%1]|PENDING\n13|RUNNING\nx\n");
+  const auto s = study::parse_sacct_states("12_0|COMPLETED\n12_1|CANCELLED by 0\n12_[2-3%1]|PENDING\n13|RUNNING\nx\n");
   ASSERT_EQ(s.size(), 4u);
   EXPECT_EQ(s.at("12_0"), "COMPLETED");
   EXPECT_EQ(s.at("12_1"), "CANCELLED");
@@ -77,7 +77,7 @@ TEST(SlurmText, SacctStatesPerTask) {
 
 TEST(SlurmText, ScontrolRecordsPerTask) {
   // two records as `scontrol show job -o 7` prints them (abridged), one of them the still-pending rest
-  const auto s = io::parse_scontrol_states(
+  const auto s = study::parse_scontrol_states(
       "JobId=9 ArrayJobId=7 ArrayTaskId=1 ArrayTaskThrottle=1 JobName=x JobState=COMPLETED Reason=None\n"
       "JobId=7 ArrayJobId=7 ArrayTaskId=2-4%1 JobName=x JobState=PENDING Reason=JobArrayTaskLimit\n"
       "JobId=20 JobName=plain JobState=RUNNING\n");
@@ -87,10 +87,10 @@ TEST(SlurmText, ScontrolRecordsPerTask) {
 }
 
 TEST(SlurmText, SbatchJobId) {
-  EXPECT_EQ(io::parse_sbatch_job_id("42\n"), "42");
-  EXPECT_EQ(io::parse_sbatch_job_id("42;cluster\n"), "42");
-  EXPECT_EQ(io::parse_sbatch_job_id("Submitted batch job 42\n"), "");
-  EXPECT_EQ(io::parse_sbatch_job_id(""), "");
+  EXPECT_EQ(study::parse_sbatch_job_id("42\n"), "42");
+  EXPECT_EQ(study::parse_sbatch_job_id("42;cluster\n"), "42");
+  EXPECT_EQ(study::parse_sbatch_job_id("Submitted batch job 42\n"), "");
+  EXPECT_EQ(study::parse_sbatch_job_id(""), "");
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/machine_spec.hpp"
-#include "sim/core/workload.hpp"
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/program/workload.hpp"
 
 namespace t3sim::test {
 

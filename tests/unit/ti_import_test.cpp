@@ -9,9 +9,9 @@
 #include <map>
 #include <numeric>
 
-#include "sim/io/input_file.hpp"
-#include "sim/io/ti_trace_reader.hpp"
-#include "sim/io/trace_lines.hpp"
+#include "sim/io/files/input_file.hpp"
+#include "sim/io/trace/common/trace_lines.hpp"
+#include "sim/io/trace/ti/ti_trace_reader.hpp"
 #include "ti_corpus.hpp"
 
 using namespace t3sim;

@@ -1,4 +1,4 @@
-// The streamed replay of TI traces (sim/io/ti_trace_stream.hpp) against the whole-trace expansion
+// The streamed replay of TI traces (sim/io/trace/ti/ti_trace_stream.hpp) against the whole-trace expansion
 // (load_ti_trace): every PE gets the same operations in the same order, whatever order the PEs ask
 // in, with the same account of the trace's lines; and the message index matches as the whole-program
 // matching does, or says it cannot.
@@ -6,9 +6,9 @@
 
 #include <algorithm>
 
-#include "sim/core/message_index.hpp"
-#include "sim/io/ti_trace_reader.hpp"
-#include "sim/io/ti_trace_stream.hpp"
+#include "sim/core/messages/message_index.hpp"
+#include "sim/io/trace/ti/ti_trace_reader.hpp"
+#include "sim/io/trace/ti/ti_trace_stream.hpp"
 #include "ti_corpus.hpp"
 
 using namespace t3sim;

@@ -6,13 +6,13 @@
 #include <map>
 #include <numeric>
 
-#include "sim/core/collectives.hpp"
-#include "sim/core/message_layer.hpp"
+#include "sim/core/messages/collectives.hpp"
+#include "sim/core/messages/message_layer.hpp"
 
 #include "rejection_case.hpp"
-#include "sim/io/shmem_trace_reader.hpp"
-#include "sim/io/ti_trace_reader.hpp"
-#include "sim/io/trace_loader.hpp"
+#include "sim/io/trace/shmem/shmem_trace_reader.hpp"
+#include "sim/io/trace/ti/ti_trace_reader.hpp"
+#include "sim/io/trace/trace_loader.hpp"
 
 using namespace t3sim;
 using t3sim::test::RejectionCase;

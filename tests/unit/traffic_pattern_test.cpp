@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "sim/core/traffic_pattern.hpp"
-#include "sim/core/uncontended_replay.hpp"
+#include "sim/core/program/traffic_pattern.hpp"
+#include "sim/core/run/uncontended_replay.hpp"
 #include "test_machine.hpp"
 
 using namespace t3sim::core;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "sim/core/units.hpp"
+#include "sim/core/support/units.hpp"
 
 using t3sim::core::format_quantity;
 using t3sim::core::parse_quantity;

@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "rejection_case.hpp"
-#include "sim/io/workload_loader.hpp"
+#include "sim/io/workload/workload_loader.hpp"
 
 using namespace t3sim;
 using t3sim::test::RejectionCase;

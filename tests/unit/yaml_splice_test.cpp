@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "sim/io/input_error.hpp"
-#include "sim/io/yaml_splice.hpp"
+#include "sim/io/files/input_error.hpp"
+#include "sim/io/yaml/yaml_splice.hpp"
 
 using namespace t3sim::io;
 

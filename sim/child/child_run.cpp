@@ -1,0 +1,103 @@
+#include "sim/child/child_run.hpp"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+#include <stdexcept>
+
+#include "sim/calib/validation_run.hpp"
+#include "sim/io/output/results_writer.hpp"
+
+namespace t3sim::child {
+
+ChildOutcome run_child(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"t3sim"};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : all) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  int fds[2];
+  // Close-on-exec: a child started at the same time from another thread must not inherit this write
+  // end (its reader would wait for that child to exit too).
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe for a child run");
+  const auto started = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot fork a child run");
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    execv("/proc/self/exe", argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  ChildOutcome o;
+  char buf[65536];
+  ssize_t n = 0;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) o.out.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);  // the child's own peak resident set, not this process's
+  o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  o.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // Linux reports KiB
+  o.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+namespace {
+
+core::RunResult run_args_in_child(const std::vector<std::string>& args, const std::string& what) {
+  const ChildOutcome o = run_child(args);
+  if (o.exit_status != 0)
+    throw std::runtime_error("child run of " + what + " failed with status " + std::to_string(o.exit_status));
+  return io::parse_results_json(o.out);
+}
+
+std::vector<std::string> run_args(const std::string& machine, const std::string& workload, const std::string& profile,
+                                  const std::map<std::string, std::string>& variables) {
+  std::vector<std::string> args = {"run", "--machine", machine, "--workload", workload, "--profile", profile, "--json"};
+  for (const auto& [name, value] : variables) args.insert(args.end(), {"--set", name + "=" + value});
+  return args;
+}
+
+}  // namespace
+
+core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
+                             const std::map<std::string, std::string>& variables) {
+  return run_args_in_child(run_args(machine, workload, profile, variables),
+                           workload + " on " + machine + " (profile " + profile + ")");
+}
+
+core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::RunKey& key) {
+  std::vector<std::string> args = run_args(suite.machine_path, suite.workload_path, key.profile, key.variables);
+  if (key.background) {
+    args.insert(args.end(), {"--background", suite.background_path});
+    if (suite.background_pes > 0) args.insert(args.end(), {"--background-pes", std::to_string(suite.background_pes)});
+    for (const auto& [name, value] : key.background_variables)
+      args.insert(args.end(), {"--background-set", name + "=" + value});
+  }
+  return run_args_in_child(args, suite.workload_path + " on " + suite.machine_path + " (suite " + suite.id + ")");
+}
+
+std::map<calib::RunKey, core::RunResult> run_cases_in_children(const calib::SuiteSpec& suite,
+                                                               const std::vector<calib::MeasuredCase>& cases) {
+  const std::vector<calib::RunKey> keys = calib::runs_needed(cases);
+  std::map<calib::RunKey, core::RunResult> runs;
+  for (size_t i = 0; i < keys.size(); i += 2) {
+    std::vector<std::future<core::RunResult>> batch;
+    for (size_t k = i; k < std::min(keys.size(), i + 2); ++k)
+      batch.push_back(
+          std::async(std::launch::async, [&suite, key = keys[k]] { return run_case_in_child(suite, key); }));
+    for (size_t k = i; k < std::min(keys.size(), i + 2); ++k) runs[keys[k]] = batch[k - i].get();
+  }
+  return runs;
+}
+
+}  // namespace t3sim::child

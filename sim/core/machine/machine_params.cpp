@@ -1,0 +1,225 @@
+#include "sim/core/machine/machine_params.hpp"
+
+namespace t3sim::core {
+
+template <class Section>
+std::optional<std::string> range_violation(const ParamDecl<Section>& d, double value) {
+  if (d.min_exclusive ? !(value > d.min) : !(value >= d.min))
+    return std::string("must be ") + (d.min_exclusive ? "> " : ">= ") + format_quantity(d.min, d.quantity);
+  if (value > d.max) return "must be <= " + format_quantity(d.max, d.quantity);
+  return std::nullopt;
+}
+template std::optional<std::string> range_violation(const ParamDecl<NodeParams>&, double);
+template std::optional<std::string> range_violation(const ParamDecl<NetworkParams>&, double);
+template std::optional<std::string> range_violation(const ParamDecl<SoftwareProfile>&, double);
+template std::optional<std::string> range_violation(const ParamDecl<IoParams>&, double);
+
+#define T3SIM_FIELD(Section, member) \
+  [](Section& s, double v) { s.member = v; }, [](const Section& s) { return static_cast<double>(s.member); }
+
+const std::vector<ParamDecl<NodeParams>>& node_params() {
+  static const std::vector<ParamDecl<NodeParams>> decls = {
+      {"pes_per_node", Quantity::Count, std::nullopt, 1, false, 8,
+       "processing elements per node; they share the node's one network interface", std::nullopt,
+       [](NodeParams& s, double v) { s.pes_per_node = static_cast<int>(v); },
+       [](const NodeParams& s) { return static_cast<double>(s.pes_per_node); }},
+      {"clock", Quantity::Frequency, std::nullopt, 0, true, 1e11,
+       "processor clock; compute given in flops runs at clock x flops_per_cycle", std::nullopt,
+       T3SIM_FIELD(NodeParams, clock_hz)},
+      {"flops_per_cycle", Quantity::Ratio, std::string("1"), 0, true, 64, "peak floating-point results per clock",
+       std::nullopt, T3SIM_FIELD(NodeParams, flops_per_cycle)},
+  };
+  return decls;
+}
+
+const std::vector<ParamDecl<NetworkParams>>& network_params() {
+  static const std::vector<ParamDecl<NetworkParams>> decls = {
+      {"link_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "payload rate of one torus link in one direction", std::nullopt, T3SIM_FIELD(NetworkParams, link_bandwidth)},
+      {"router_delay", Quantity::Time, std::nullopt, 0, false, 1e-3,
+       "time a packet header takes through one router (source and destination routers included)", std::nullopt,
+       T3SIM_FIELD(NetworkParams, router_delay)},
+      {"wire_delay", Quantity::Time, std::string("0ns"), 0, false, 1e-3, "time of flight on one inter-router wire",
+       std::nullopt, T3SIM_FIELD(NetworkParams, wire_delay)},
+      {"nic_injection_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate from a node into its router; shared by the node's PEs", std::nullopt,
+       T3SIM_FIELD(NetworkParams, nic_injection_bandwidth)},
+      {"nic_ejection_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate from the router into a node; shared by the node's PEs", std::nullopt,
+       T3SIM_FIELD(NetworkParams, nic_ejection_bandwidth)},
+      {"request_bytes", Quantity::Size, std::string("16B"), 1, false, 4096,
+       "size on the wire of a get request (header and remote address)", std::nullopt,
+       T3SIM_FIELD(NetworkParams, request_bytes)},
+      {"settle_time", Quantity::Time, std::string("10us"), 0, false, 1e-1,
+       "minimal_oblivious and minimal_adaptive only (fast driver): after flows start or end, the rates of the "
+       "flows sharing a link with them are solved at once and the rest of the machine, where one change moves "
+       "rates across every coupled flow, at most this much later; 0: exact max-min at every change (the "
+       "single-route routings always are). A numerical setting: its cost and effect are in the README (Speed)",
+       std::nullopt, T3SIM_FIELD(NetworkParams, settle_time)},
+  };
+  return decls;
+}
+
+const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
+  static const std::vector<ParamDecl<SoftwareProfile>> decls = {
+      {"call_overhead", Quantity::Time, std::nullopt, 0, false, 1e-2,
+       "software time to enter and leave one shmem call (timer reads of the measuring program included)",
+       FitRange{5e-6, 1e-8, 1e-3}, T3SIM_FIELD(SoftwareProfile, call_overhead)},
+      {"local_overhead", Quantity::Time, std::nullopt, 0, false, 1e-2,
+       "extra set-up when the target is the calling PE: the library's memory-copy path (alignment, start-up)",
+       FitRange{1e-6, 1e-9, 1e-3}, T3SIM_FIELD(SoftwareProfile, local_overhead)},
+      {"copy_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate of a get from the PE's own memory, done as a memory-to-memory copy by the processor",
+       FitRange{100e6, 1e6, 1e10}, T3SIM_FIELD(SoftwareProfile, copy_bandwidth)},
+      {"get_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate at which the initiating PE pulls remote data (issue-limited remote loads); the network may cap it lower",
+       FitRange{50e6, 1e6, 1e10}, T3SIM_FIELD(SoftwareProfile, get_bandwidth)},
+      {"put_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate at which the initiating PE pushes remote data; the network may cap it lower", FitRange{50e6, 1e6, 1e10},
+       T3SIM_FIELD(SoftwareProfile, put_bandwidth)},
+      {"message_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
+       "software cost per message of PSTSWM's message layer built on SHMEM (the swap patterns; matching, "
+       "bookkeeping); MPI calls pay mpi_send_overhead and mpi_recv_overhead instead",
+       FitRange{2e-6, 1e-9, 1e-3}, T3SIM_FIELD(SoftwareProfile, message_overhead)},
+      {"mpi_send_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
+       "software cost of one MPI send call (blocking or isend) beyond the SHMEM calls it makes: building the "
+       "envelope, the library's queues",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_send_overhead)},
+      {"mpi_recv_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
+       "software cost of one MPI receive call (blocking or irecv) beyond the SHMEM calls it makes: matching the "
+       "envelope, the library's queues",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_recv_overhead)},
+      {"mpi_bandwidth", Quantity::Bandwidth, std::string("0B/s"), 0, false, 1e13,
+       "rate at which a PE's MPI library pulls rendezvous data, over all its messages in flight (its get loop); "
+       "it draws on the PE's get rate too. 0: no limit of its own (the get rate alone)",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_bandwidth)},
+      {"eager_threshold", Quantity::Size, std::string("0B"), 0, false, 1073741824.0,
+       "largest message the message layer sends eagerly (put into a buffer at the receiver, copied out by the "
+       "receive); larger ones go by rendezvous (the receiver pulls with a get). 0: no buffering, as Cray MPT's "
+       "MPI on the T3E-900 from 1.3.0.4 (MPI_BUFFER_MAX unset)",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, eager_threshold)},
+      {"sync_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
+       "software cost of one shmem_fence or shmem_quiet call beyond the wait for outstanding puts (reading "
+       "the interface's completion status); a signalled put (put, fence, flag put) pays it once",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, sync_overhead)},
+      {"barrier_latency", Quantity::Time, std::nullopt, 0, false, 1e-1,
+       "time from the last PE entering a barrier to every PE leaving it", std::nullopt,
+       T3SIM_FIELD(SoftwareProfile, barrier_latency)},
+  };
+  return decls;
+}
+
+const std::vector<ParamDecl<IoParams>>& io_params() {
+  static const std::vector<ParamDecl<IoParams>> decls = {
+      {"disks_per_node", Quantity::Count, std::string("1"), 1, false, 64,
+       "disks (object storage targets) behind each I/O node; disk d of node i is disk i x disks_per_node + d",
+       std::nullopt, T3SIM_FIELD(IoParams, disks_per_node)},
+      {"disk_write_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e12,
+       "rate one disk sustains writing, shared (max-min) by every request in service on it", std::nullopt,
+       T3SIM_FIELD(IoParams, disk_write_bandwidth)},
+      {"disk_read_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e12,
+       "rate one disk sustains reading, shared by every request in service on it", std::nullopt,
+       T3SIM_FIELD(IoParams, disk_read_bandwidth)},
+      {"service_time", Quantity::Time, std::nullopt, 0, false, 1,
+       "time a disk's server thread spends per request besides the data (RPC handling, locks, seek)", std::nullopt,
+       T3SIM_FIELD(IoParams, service_time)},
+      {"server_threads", Quantity::Count, std::string("1"), 1, false, 4096,
+       "requests a disk's server has in service at once, each holding a thread for its service time and its "
+       "data's time on the disk (the disk's bandwidth shared among them); the rest wait first come, first served",
+       std::nullopt, T3SIM_FIELD(IoParams, server_threads)},
+      {"forwarding_overhead", Quantity::Time, std::nullopt, 0, false, 1e-2,
+       "the calling PE's own time per forwarded file call (building the RPC, posting it), before its request "
+       "crosses the torus",
+       std::nullopt, T3SIM_FIELD(IoParams, forwarding_overhead)},
+      {"stripe_size", Quantity::Size, std::string("1MiB"), 1, false, 1073741824.0,
+       "bytes of a file dealt to one disk before the next (round robin over stripe_count disks)", std::nullopt,
+       T3SIM_FIELD(IoParams, stripe_size)},
+      {"stripe_count", Quantity::Count, std::string("1"), 1, false, 4096,
+       "disks a file is striped over; file f (numbered in order of first use) starts at disk f x stripe_count",
+       std::nullopt, T3SIM_FIELD(IoParams, stripe_count)},
+      {"runtime_buffer", Quantity::Size, std::string("64KiB"), 1, false, 1073741824.0,
+       "buffering none: bytes the language runtime gathers before one synchronous forwarded write (a full "
+       "buffer, or what is left at close)",
+       std::nullopt, T3SIM_FIELD(IoParams, runtime_buffer)},
+      {"buffer_copy_bandwidth", Quantity::Bandwidth, std::nullopt, 0, true, 1e13,
+       "rate of a record's copy into an I/O buffer (the runtime's or the buffering library's)", std::nullopt,
+       T3SIM_FIELD(IoParams, buffer_copy_bandwidth)},
+      {"iobuf_size", Quantity::Size, std::string("1MiB"), 1, false, 1073741824.0,
+       "buffering iobuf: bytes of one buffer; a full buffer is written asynchronously", std::nullopt,
+       T3SIM_FIELD(IoParams, iobuf_size)},
+      {"iobuf_count", Quantity::Count, std::string("4"), 1, false, 1024,
+       "buffering iobuf: buffers per open file; the writer waits only when every buffer is being written", std::nullopt,
+       T3SIM_FIELD(IoParams, iobuf_count)},
+      {"nodes_in_service", Quantity::Count, std::string("0"), 0, false, 4096,
+       "I/O nodes serving files: the first N of io.nodes (a partition's share of them, or a what-if with fewer), "
+       "their disks the only ones files are dealt over; 0: every one listed",
+       std::nullopt, T3SIM_FIELD(IoParams, nodes_in_service)},
+  };
+  return decls;
+}
+
+#undef T3SIM_FIELD
+
+const std::vector<KeyDoc>& machine_structure_keys() {
+  static const std::vector<KeyDoc> keys = {
+      {"schema_version", "integer", "must be 1"},
+      {"base", "path (optional)", "another machine file this one derives from: every key not given here is the base's"},
+      {"name", "string", "machine name used in reports"},
+      {"doc", "string", "what machine this is (optional)"},
+      {"torus.dims", "list of 3 integers >= 1", "router positions along x, y, z"},
+      {"torus.dimension_order", "list of x|y|z, a permutation", "order in which routes correct dimensions"},
+      {"torus.tie_rule", "plus|minus|balanced",
+       "direction taken at ring distance exactly k/2; balanced: + from an even coordinate along that "
+       "dimension, - from an odd one (half the k/2 pairs each way)"},
+      {"torus.routing", "dimension_order|direction_order|minimal_oblivious|minimal_adaptive (optional)",
+       "how packets choose their links; default dimension_order. dimension_order: one route, dimensions in "
+       "torus.dimension_order (the T3D's). direction_order: one route, every + hop before every - hop, "
+       "+x +y +z -x -y -z (the T3E's deterministic escape order: Dally & Towles, Principles and Practices of "
+       "Interconnection Networks, 2004, sec. 14.6). minimal_oblivious: each flow spread evenly over all its "
+       "shortest routes (both ways at k/2), a link carrying the fraction of them that crosses it; routes "
+       "around failed links. minimal_adaptive: each flow over up to 4 shortest routes with shares that follow "
+       "the load, re-balanced whenever the flows settle (filled again over the routes, then moved towards the "
+       "point where no flow is held by a link while another shortest route offers it 1% more) (the "
+       "T3E's fully adaptive minimal routing: Scott and Thorson, The Cray T3E Network, HOT Interconnects IV, "
+       "1996); fast driver only; routes around failed links"},
+      {"torus.adaptive_moves", "integer 0..1000 (optional)",
+       "minimal_adaptive: rounds of moves (a share of each flow to another route) after each re-balancing of "
+       "the splits; default 4; 0: no re-balancing, each flow keeps the route it chose at injection (cheapest; "
+       "measured costs in the README)"},
+      {"torus.failed_links", "list of link names (optional)",
+       "links out of service: nN.D+ / nN.D- one way (as `route` prints), nN.D the cable to the + neighbour "
+       "both ways, nN the whole router; only the minimal routings route around them"},
+      {"torus.populated_nodes", "integer (optional)", "positions 0..n-1 hold PEs; the rest only route; default all"},
+      {"io", "map (optional)", "I/O nodes and their disks; keys io.* below; without it the machine has no file I/O"},
+      {"io.nodes", "list of [x, y, z] positions",
+       "I/O nodes: torus positions that hold no PE (past torus.populated_nodes); their links carry the I/O "
+       "traffic"},
+      {"software.default_profile", "string", "profile used when --profile is not given"},
+      {"software.scale_with_clock", "list of profile time keys", "with a base: scale these by base clock / clock"},
+      {"software.profiles.NAME", "map", "one code-generation build of the SHMEM layer; keys below, plus doc"},
+      {"software.profiles.NAME.fit", "map",
+       "written by `t3sim calibrate`: suite, points, rms_rel_error, max_rel_error"},
+      {"provenance", "map key-path -> string", "source of every value in the file, or 'calibrated: ...'"},
+  };
+  return keys;
+}
+
+std::optional<std::pair<std::string, std::string>> MachineSpec::io_inconsistency() const {
+  if (!has_io()) return std::nullopt;
+  if (io.nodes_in_service > static_cast<double>(io_nodes.size()))
+    return std::make_pair(std::string("io.nodes_in_service"), "puts more I/O nodes in service than io.nodes lists (" +
+                                                                  std::to_string(io_nodes.size()) + ")");
+  if (io.stripe_count > disk_count())
+    return std::make_pair(std::string("io.stripe_count"), "stripes over more disks than the machine has in service (" +
+                                                              std::to_string(disk_count()) + ")");
+  return std::nullopt;
+}
+
+const SoftwareProfile* MachineSpec::find_profile(const std::string& wanted) const {
+  const std::string& key = wanted.empty() ? default_profile : wanted;
+  for (const auto& p : profiles)
+    if (p.name == key) return &p;
+  return nullptr;
+}
+
+}  // namespace t3sim::core

@@ -1,0 +1,57 @@
+// The declaration of every scalar machine parameter: key, quantity, default, range, doc, and whether
+// `t3sim calibrate` fits it. The same tables drive the YAML loader, the range checks, `t3sim describe`
+// and the calibrator, so no default or bound is written twice.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/support/units.hpp"
+
+namespace t3sim::core {
+
+// How a calibrated parameter is searched: start value and bounds, in SI units. The search works on
+// log(value), so every bound is > 0.
+struct FitRange {
+  double start;
+  double lower;
+  double upper;
+};
+
+template <class Section>
+struct ParamDecl {
+  std::string key;
+  Quantity quantity;
+  std::optional<std::string> default_text;  // nullopt: required
+  double min;                               // inclusive lower bound, SI
+  bool min_exclusive;                       // true: value must be > min
+  double max;                               // inclusive upper bound, SI
+  std::string doc;
+  std::optional<FitRange> fit;  // set for parameters `t3sim calibrate` may fit
+  std::function<void(Section&, double)> set;
+  std::function<double(const Section&)> get;
+};
+
+const std::vector<ParamDecl<NodeParams>>& node_params();
+const std::vector<ParamDecl<NetworkParams>>& network_params();
+const std::vector<ParamDecl<SoftwareProfile>>& profile_params();
+const std::vector<ParamDecl<IoParams>>& io_params();
+
+// Checks a value against a declaration's range. Returns the reason when out of range.
+template <class Section>
+std::optional<std::string> range_violation(const ParamDecl<Section>& d, double value);
+
+// Structural keys that are not scalar parameters (documented for `t3sim describe`).
+struct KeyDoc {
+  std::string key;
+  std::string type;
+  std::string doc;
+};
+const std::vector<KeyDoc>& machine_structure_keys();
+
+// The absolute limit on PEs t3sim accepts, and why (memory of per-pair routes grows as PEs^2).
+constexpr int kMaxNodes = 65536;
+
+}  // namespace t3sim::core

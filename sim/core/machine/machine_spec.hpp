@@ -1,0 +1,151 @@
+// A machine: torus, nodes, network and the software profiles (code-generation builds) of its SHMEM layer.
+// All values in SI units (seconds, bytes, bytes/second, hertz). Meaning and source of every field:
+// machine_params.cpp (the one declaration table that parses, validates and documents them).
+#pragma once
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/machine/pe_to_node.hpp"
+#include "sim/core/routing/ordered_routes.hpp"
+#include "sim/core/routing/routing.hpp"
+#include "sim/core/topology/torus.hpp"
+
+namespace t3sim::core {
+
+struct NodeParams {
+  int pes_per_node = 1;
+  double clock_hz = 0;         // processor clock
+  double flops_per_cycle = 1;  // peak floating-point results per clock
+};
+
+struct NetworkParams {
+  double link_bandwidth = 0;           // payload bytes/s per direction of one torus link
+  double router_delay = 0;             // s a packet header spends crossing one router
+  double wire_delay = 0;               // s on one inter-router wire
+  double nic_injection_bandwidth = 0;  // bytes/s from a node into its router
+  double nic_ejection_bandwidth = 0;   // bytes/s from the router into a node
+  double request_bytes = 0;            // bytes of a get request packet (header + address)
+  // s: multipath routings only: how long a change of flows may leave rates elsewhere in the machine
+  // at their old values before the exact max-min allocation is solved again (0: at once, always
+  // exact). Numerical, not physical: engine/solver_transport.hpp.
+  double settle_time = 10e-6;
+};
+
+// I/O: file servers at torus positions, each with disks (object storage targets), and the costs of a
+// compute node's forwarded file calls (sim/core/run/file_io.hpp has the model; docs/research/io-model.md
+// its sources). Scalars here; the servers' positions in MachineSpec::io_nodes.
+struct IoParams {
+  double disks_per_node = 1;         // disks (OSTs) behind each I/O node
+  double disk_write_bandwidth = 0;   // bytes/s one disk sustains writing, shared by the requests on it
+  double disk_read_bandwidth = 0;    // bytes/s reading
+  double service_time = 0;           // s a disk's server thread is busy per request besides the data
+  double server_threads = 1;         // requests a disk's server has in service at once (the rest queue, FIFO)
+  double forwarding_overhead = 0;    // s of the calling PE's own time per forwarded call (RPC set-up)
+  double stripe_size = 1048576;      // bytes of a file dealt to one disk before the next
+  double stripe_count = 1;           // disks a file is striped over
+  double runtime_buffer = 65536;     // bytes the language runtime gathers before a synchronous call (buffering none)
+  double buffer_copy_bandwidth = 0;  // bytes/s of a record's copy into an I/O buffer
+  double iobuf_size = 1048576;       // bytes of one buffer of the buffering library (buffering iobuf)
+  double iobuf_count = 4;            // buffers per file; a writer waits only when all are being written
+  double nodes_in_service = 0;       // I/O nodes serving files: the first N of MachineSpec::io_nodes; 0: all
+};
+
+// Per-call costs of the SHMEM library as one build of the program sees them.
+struct SoftwareProfile {
+  std::string name;
+  std::string doc;
+  double call_overhead = 0;      // s: entering and leaving a shmem call, any target
+  double local_overhead = 0;     // s: extra set-up when the target is the calling PE (the library's copy path)
+  double copy_bandwidth = 0;     // bytes/s: a get from the PE's own memory is a memory copy at this rate
+  double get_bandwidth = 0;      // bytes/s: rate at which the initiator pulls remote data
+  double put_bandwidth = 0;      // bytes/s: rate at which the initiator pushes remote data
+  double barrier_latency = 0;    // s: from the last PE arriving to all PEs leaving a barrier
+  double sync_overhead = 0;      // s: a shmem_fence or shmem_quiet call's own cost, beyond any wait
+  double message_overhead = 0;   // s: per message of PSTSWM's message layer over SHMEM (the swap patterns)
+  double eager_threshold = 0;    // bytes: largest message the message layer sends eagerly (else rendezvous)
+  double mpi_send_overhead = 0;  // s: software cost of one MPI send (isend) call of the message layer
+  double mpi_recv_overhead = 0;  // s: software cost of one MPI receive (irecv) call: matching, queues
+  double mpi_bandwidth = 0;      // bytes/s: the PE's rate of pulling rendezvous data through MPI; 0: none
+};
+
+// The range a parameter may lie in (param_ranges.hpp): [low, high] in SI units, and where it comes
+// from ("assumed: ..." with the file's reason, or "fit: ..." from calibrate's bootstrap).
+struct ParamRange {
+  double low = 0;
+  double high = 0;
+  std::string why;
+};
+
+// Residuals of the last `t3sim calibrate` fit of a profile (written back by calibrate).
+struct FitRecord {
+  bool present = false;
+  std::string suite;
+  int points = 0;
+  double rms_rel_error = 0;
+  double max_rel_error = 0;
+  int bootstrap = 0;                         // resamples behind `ranges` (0: none)
+  std::map<std::string, ParamRange> ranges;  // by profile key: the fitted values' 5-95% spread
+};
+
+struct MachineSpec {
+  std::string name;
+  std::string doc;
+  Coord dims{1, 1, 1};
+  Coord dimension_order{0, 1, 2};
+  TieRule tie_rule = TieRule::Plus;
+  RoutingKind routing = RoutingKind::DimensionOrder;
+  // minimal_adaptive: how many rounds of moves polish the splits after each re-balancing (each flow
+  // moves a share of itself at most once a round; torus.adaptive_moves; 0: no re-balancing, each flow
+  // keeps the route it chose at injection).
+  int adaptive_moves = 4;
+  // Directed torus links out of service (sorted, no duplicates): torus.failed_links and --fail.
+  std::vector<LinkId> failed_links;
+  // Router positions that hold PEs: node ids 0 .. populated_nodes-1; the rest route traffic but hold
+  // no PE (unpopulated, or serving the system). 0 means every position.
+  int populated_nodes = 0;
+  NodeParams node;
+  NetworkParams network;
+  // I/O nodes (machine file `io.nodes`): torus node ids of positions that hold no PE; empty: no I/O.
+  std::vector<int> io_nodes;
+  IoParams io;
+  std::string default_profile;
+  std::vector<SoftwareProfile> profiles;
+  std::map<std::string, FitRecord> fits;          // by profile name
+  std::map<std::string, std::string> provenance;  // key path -> source
+  std::map<std::string, ParamRange> uncertainty;  // key path -> range (param_ranges.hpp)
+
+  Torus torus() const { return Torus(dims); }
+  // The deterministic route order of the routing (direction order for direction_order, else dimension
+  // order: the minimal routings' single-route view, used by nothing that shares bandwidth).
+  OrderedRoutes ordered_routes() const {
+    return OrderedRoutes(torus(), dimension_order, tie_rule,
+                         routing == RoutingKind::DirectionOrder ? HopOrder::Direction : HopOrder::Dimension);
+  }
+  PeToNode placement() const {
+    return PeToNode(node.pes_per_node, populated_nodes > 0 ? populated_nodes : torus().node_count());
+  }
+  int pe_count() const { return placement().pe_count(); }
+  bool has_io() const { return !io_nodes.empty(); }
+  // I/O nodes serving files (io.nodes_in_service, else every one listed) and their disks.
+  int io_node_count() const {
+    const int listed = static_cast<int>(io_nodes.size());
+    return io.nodes_in_service > 0 ? std::min(listed, static_cast<int>(io.nodes_in_service)) : listed;
+  }
+  int disk_count() const { return io_node_count() * static_cast<int>(io.disks_per_node); }
+  // Why the io section's values contradict each other (the key to blame and the reason), or nullopt.
+  std::optional<std::pair<std::string, std::string>> io_inconsistency() const;
+  // The named profile, or the default one when name is empty; nullptr when there is none.
+  const SoftwareProfile* find_profile(const std::string& name) const;
+};
+
+// The machine's routing (torus.routing) over its failed links.
+inline std::unique_ptr<Routing> make_routing(const MachineSpec& machine) {
+  return make_routing(machine.routing, machine.ordered_routes(), machine.failed_links);
+}
+
+}  // namespace t3sim::core

@@ -1,0 +1,111 @@
+#include "sim/core/machine/param_ranges.hpp"
+#include "sim/core/support/seeded_permutation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "sim/core/machine/machine_params.hpp"
+
+namespace t3sim::core {
+namespace {
+
+// Finds the declaration `key` in a section's table and applies `use` to it.
+template <class Section, class Use>
+bool with_decl(const std::vector<ParamDecl<Section>>& decls, const std::string& key, Use&& use) {
+  for (const auto& d : decls)
+    if (d.key == key) {
+      use(d);
+      return true;
+    }
+  return false;
+}
+
+// Splits "software.profiles.NAME.KEY" into NAME and KEY (the profile name may not contain a dot).
+bool split_profile_path(const std::string& path, std::string* profile, std::string* key) {
+  const std::string prefix = "software.profiles.";
+  if (path.rfind(prefix, 0) != 0) return false;
+  const std::string rest = path.substr(prefix.size());
+  const size_t dot = rest.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size()) return false;
+  *profile = rest.substr(0, dot);
+  *key = rest.substr(dot + 1);
+  return key->find('.') == std::string::npos;
+}
+
+// Applies `use(decl, section)` to the parameter a path names; false when it names none.
+template <class Use>
+bool visit(MachineSpec& m, const std::string& path, Use&& use) {
+  if (path.rfind("node.", 0) == 0)
+    return with_decl(node_params(), path.substr(5), [&](const auto& d) { use(d, m.node); });
+  if (path.rfind("network.", 0) == 0)
+    return with_decl(network_params(), path.substr(8), [&](const auto& d) { use(d, m.network); });
+  if (path.rfind("io.", 0) == 0) return with_decl(io_params(), path.substr(3), [&](const auto& d) { use(d, m.io); });
+  std::string profile, key;
+  if (!split_profile_path(path, &profile, &key)) return false;
+  for (auto& p : m.profiles)
+    if (p.name == profile) return with_decl(profile_params(), key, [&](const auto& d) { use(d, p); });
+  return false;
+}
+
+}  // namespace
+
+std::optional<double> param_value(const MachineSpec& m, const std::string& path) {
+  std::optional<double> out;
+  visit(const_cast<MachineSpec&>(m), path, [&](const auto& d, const auto& section) { out = d.get(section); });
+  return out;
+}
+
+bool set_param(MachineSpec& m, const std::string& path, double value) {
+  return visit(m, path, [&](const auto& d, auto& section) { d.set(section, value); });
+}
+
+std::optional<Quantity> param_quantity(const std::string& path) {
+  std::optional<Quantity> q;
+  auto take = [&](const auto& d) { q = d.quantity; };
+  if (path.rfind("node.", 0) == 0) with_decl(node_params(), path.substr(5), take);
+  if (path.rfind("network.", 0) == 0) with_decl(network_params(), path.substr(8), take);
+  if (path.rfind("io.", 0) == 0) with_decl(io_params(), path.substr(3), take);
+  std::string profile, key;
+  if (split_profile_path(path, &profile, &key)) with_decl(profile_params(), key, take);
+  return q;
+}
+
+std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile) {
+  const SoftwareProfile* p = m.find_profile(profile);
+  const std::string own = p ? "software.profiles." + p->name + "." : "";
+  std::vector<RangedParam> out;
+  for (const auto& [path, range] : m.uncertainty) {  // std::map: key-path order
+    const bool shared = path.rfind("node.", 0) == 0 || path.rfind("network.", 0) == 0 || path.rfind("io.", 0) == 0;
+    if (!shared && (own.empty() || path.rfind(own, 0) != 0)) continue;
+    out.push_back({path, range, param_value(m, path).value_or(0)});
+  }
+  return out;
+}
+
+std::vector<std::vector<double>> latin_hypercube(const std::vector<RangedParam>& params, int n, uint64_t seed) {
+  std::vector<std::vector<double>> rows(static_cast<size_t>(std::max(n, 0)), std::vector<double>(params.size()));
+  std::mt19937_64 rng(seed);
+  for (size_t d = 0; d < params.size(); ++d) {
+    const std::vector<int> strata = seeded_permutation(n, rng());
+    const ParamRange& r = params[d].range;
+    for (int i = 0; i < n; ++i) {
+      const double offset = static_cast<double>(rng() >> 11) * 0x1.0p-53;  // uniform in [0, 1)
+      const double u = (strata[static_cast<size_t>(i)] + offset) / n;
+      rows[static_cast<size_t>(i)][d] = r.low + u * (r.high - r.low);
+    }
+  }
+  return rows;
+}
+
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double h = (static_cast<double>(values.size()) - 1) * q;
+  const size_t lo = static_cast<size_t>(std::floor(h));
+  const size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
+}
+
+}  // namespace t3sim::core

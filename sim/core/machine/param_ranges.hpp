@@ -1,0 +1,48 @@
+// Uncertainty of a machine's parameters: the range each one may lie in, and Latin-hypercube samples
+// over those ranges (`t3sim run|sweep --uncertainty N`, `t3sim sensitivity`).
+//
+// Where a range comes from: an assumed parameter's from the machine file's `uncertainty:` section
+// (a range and a stated reason: its source's spread or a judgement); a fitted one's from
+// `t3sim calibrate --bootstrap B`, which refits the parameter on B resamples of the measurement rows
+// and keeps the 5-95% spread of the refitted values (the profile's `fit.range`). Ranges are absolute
+// values in SI units; a derived machine that scales or changes a value scales its range with it.
+//
+// Parameters are named by key path: node.KEY, network.KEY, io.KEY, software.profiles.PROFILE.KEY.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/support/units.hpp"
+
+namespace t3sim::core {
+
+// The value of a scalar machine parameter by key path, or nullopt when the path names none.
+std::optional<double> param_value(const MachineSpec& m, const std::string& path);
+// Sets it; false when the path names no parameter (the value is not range-checked here).
+bool set_param(MachineSpec& m, const std::string& path, double value);
+// The quantity of the parameter a path names (for parsing and printing), or nullopt.
+std::optional<Quantity> param_quantity(const std::string& path);
+
+// The ranged parameters that a run with `profile` depends on: node, network and that profile's keys,
+// in key-path order.
+struct RangedParam {
+  std::string path;
+  ParamRange range;
+  double nominal = 0;
+};
+std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile);
+
+// n points of a Latin hypercube over the ranges, uniform within each: for parameter d, point i lies
+// in stratum perm_d(i) of n equal strata, at a uniform offset inside it. Seeded and the same on every
+// platform (std::mt19937_64, whose output the standard fixes; offsets from its top 53 bits).
+// Returns n rows of one value per parameter, in the order of `params`.
+std::vector<std::vector<double>> latin_hypercube(const std::vector<RangedParam>& params, int n, uint64_t seed);
+
+// The q-quantile (0..1) of values by linear interpolation between order statistics (type 7, R's
+// default); values need not be sorted. NaN when empty.
+double quantile(std::vector<double> values, double q);
+
+}  // namespace t3sim::core

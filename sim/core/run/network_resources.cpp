@@ -1,0 +1,112 @@
+#include "sim/core/run/network_resources.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace t3sim::core {
+
+NetworkResources::NetworkResources(const MachineSpec& machine, const SoftwareProfile& profile,
+                                   const JobPlacement& placement)
+    : NetworkResources(machine, placement) {
+  profile_ = &profile;
+  pes_ = placement.size();
+  mpi_pes_ = profile.mpi_bandwidth > 0 ? pes_ : 0;
+  disks_ = machine.disk_count();
+}
+
+NetworkResources::NetworkResources(const MachineSpec& machine, const JobPlacement& placement)
+    : machine_(machine),
+      profile_(nullptr),
+      placement_(placement),
+      routing_(make_routing(machine)),
+      nodes_(machine.torus().node_count()),
+      link_bound_(machine.torus().link_id_bound()),
+      pes_(0),
+      mpi_pes_(0),
+      disks_(0) {}
+
+double NetworkResources::capacity(ResourceId r) const {
+  const NetworkParams& net = machine_.network;
+  if (r < nodes_) return net.nic_injection_bandwidth;
+  if (r < 2 * nodes_) return net.nic_ejection_bandwidth;
+  if (r < issue_of(0)) return net.link_bandwidth;
+  if (r < receive_of(0)) return flow_cap(*profile_, FlowKind::Put);
+  if (r < mpi_of(0)) return flow_cap(*profile_, FlowKind::GetData);
+  if (r < disk_of(0)) return profile_->mpi_bandwidth;
+  const IoParams& io = machine_.io;
+  switch ((r - disk_of(0)) % 3) {
+    case 0:
+      return std::max(io.disk_read_bandwidth, io.disk_write_bandwidth);
+    case 1:
+      return io.disk_read_bandwidth;
+    default:
+      return io.disk_write_bandwidth;
+  }
+}
+
+std::string NetworkResources::name(ResourceId r) const {
+  if (r < nodes_) return "inject.n" + std::to_string(r);
+  if (r < 2 * nodes_) return "eject.n" + std::to_string(r - nodes_);
+  if (r < issue_of(0)) return Torus::link_name(r - 2 * nodes_);
+  if (r < receive_of(0)) return "issue.pe" + std::to_string(r - issue_of(0));
+  if (r < mpi_of(0)) return "receive.pe" + std::to_string(r - receive_of(0));
+  if (r < disk_of(0)) return "mpi.pe" + std::to_string(r - mpi_of(0));
+  const int k = r - disk_of(0);
+  static const char* const kWay[] = {"", ".read", ".write"};
+  return "disk" + std::to_string(k / 3) + kWay[k % 3];
+}
+
+const std::vector<ResourceId>& NetworkResources::disk_path(int disk, bool write) {
+  path_.assign({disk_of(disk), disk_of(disk) + (write ? 2 : 1)});
+  weights_.assign({1.0, 1.0});
+  return path_;
+}
+
+const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe) {
+  const int a = placement_.node_of(src_pe);
+  const int b = placement_.node_of(dst_pe);
+  path_.clear();
+  weights_.clear();
+  links_.clear();
+  path_.push_back(a);
+  weights_.push_back(1.0);
+  try {
+    routing_->append_links(a, b, links_, weights_);
+  } catch (const UnroutablePair& e) {
+    throw with_pes(e, src_pe, dst_pe);
+  }
+  for (LinkId l : links_) path_.push_back(2 * nodes_ + l);  // link id -> resource id
+  path_.push_back(nodes_ + b);
+  weights_.push_back(1.0);
+  return path_;
+}
+
+void NetworkResources::add_pe_rates(int src_pe, int dst_pe, FlowKind kind) {
+  assert(profile_ != nullptr);
+  auto add = [this](ResourceId r) {
+    path_.push_back(r);
+    weights_.push_back(1.0);
+  };
+  if (kind == FlowKind::Put) add(issue_of(src_pe));
+  if (kind == FlowKind::GetData || kind == FlowKind::MessageData) add(receive_of(dst_pe));
+  if (kind == FlowKind::MessageData && mpi_pes_ > 0) add(mpi_of(dst_pe));
+}
+
+const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe, FlowKind kind) {
+  path(src_pe, dst_pe);
+  add_pe_rates(src_pe, dst_pe, kind);
+  return path_;
+}
+
+const std::vector<ResourceId>& NetworkResources::endpoints(int src_pe, int dst_pe, FlowKind kind) {
+  path_.clear();
+  weights_.clear();
+  path_.push_back(placement_.node_of(src_pe));
+  weights_.push_back(1.0);
+  path_.push_back(nodes_ + placement_.node_of(dst_pe));
+  weights_.push_back(1.0);
+  add_pe_rates(src_pe, dst_pe, kind);
+  return path_;
+}
+
+}  // namespace t3sim::core

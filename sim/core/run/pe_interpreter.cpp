@@ -1,0 +1,468 @@
+#include "sim/core/run/pe_interpreter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/core/program/op_description.hpp"
+
+namespace t3sim::core {
+
+PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport)
+    : cost_(cost),
+      transport_(transport),
+      workload_(workload),
+      records_(static_cast<size_t>(workload.pes)),
+      last_end_(workload.summed_records ? static_cast<size_t>(workload.pes) : 0, 0.0),
+      step_unit_(workload.step_unit) {
+  auto programs = workload.program_indices();
+  pes_.resize(static_cast<size_t>(workload.pes));
+  for (size_t pe = 0; pe < pes_.size(); ++pe) {
+    Pe& s = pes_[pe];
+    s.program = std::move(programs[pe]);
+    records_[pe].reserve(s.program.size());  // one record per operation
+    // The PE's loops: the positions of its operations inside each repeated block (indices ascend).
+    size_t r = 0;
+    for (size_t i = 0; i < s.program.size(); ++i) {
+      const uint32_t op = s.program[i];
+      while (r < workload.repeats.size() && workload.repeats[r].end_op <= op) ++r;
+      if (r == workload.repeats.size() || op < workload.repeats[r].first_op) continue;
+      if (s.loops.empty() || s.loops.back().repeat != r)
+        s.loops.push_back({i, i + 1, workload.repeats[r].count, r});
+      else
+        s.loops.back().end = i + 1;  // a repeat's operations are consecutive in a PE's program
+    }
+    for (const Loop& l : s.loops) {
+      if (l.count == 0 && workload.job_of(static_cast<int>(pe)) == 0)
+        throw std::invalid_argument("workload '" + workload.name +
+                                    "' repeats until the main job has finished, yet it is the main job: run it as "
+                                    "a background job (--background)");
+    }
+  }
+  if (workload.source) {
+    for (int pe = 0; pe < workload.source->pes(); ++pe) {
+      Pe& s = pes_[static_cast<size_t>(pe)];
+      if (!s.program.empty()) throw std::logic_error("a streamed PE has operations of its own");
+      s.streamed = true;
+      workload.source->next_ops(pe, s.window);
+    }
+  }
+  for (size_t j = 0; j < workload.job_first_pe.size(); ++j)
+    jobs_.push_back({workload.job_first_pe[j], workload.job_size(static_cast<int>(j)), 0});
+  for (int pe = 0; pe < workload.pes; ++pe) job_of_.push_back(workload.job_of(pe));
+  main_left_ = workload.job_size(0);
+  if (cost.machine().has_io())
+    io_ = std::make_unique<FileIo>(cost, transport, workload.pes, workload.job_size(0));
+  else if (workload.has_io())
+    throw std::invalid_argument("the workload writes or reads files, and machine '" + cost.machine().name +
+                                "' has no I/O nodes (its file has no io section)");
+}
+
+void PeInterpreter::start() {
+  for (int pe = 0; pe < static_cast<int>(pes_.size()); ++pe) transport_.after(0, [this, pe] { advance(pe); });
+}
+
+void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then,
+                             FlowNote note) {
+  const double start = transport_.now();
+  transport_.after(
+      cost_.latency(src, dst), [this, src, dst, bytes, kind, iteration, start, note, then = std::move(then)]() mutable {
+        const double flow_start = transport_.now();
+        transport_.flow(src, dst, bytes, kind,
+                        [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
+                          if (note.pe >= 0) {
+                            const double flow = transport_.now() - flow_start;
+                            Pe& owner = pes_[static_cast<size_t>(note.pe)];
+                            if (owner.executed > note.seq)  // the call has returned (a non-blocking put)
+                              records_[static_cast<size_t>(note.pe)][note.record].flow += flow;
+                            else
+                              owner.flow_time = flow;
+                          }
+                          if (iteration >= 0) {
+                            const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
+                            add_transfer({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
+                          }
+                          then();
+                        });
+      });
+}
+
+void PeInterpreter::add_transfer(const Transfer& t) {
+  if (!workload_.summed_records) return transfers_.push_back(t);
+  // One transfer per pair, direction, measurement and mover: its bytes summed, its end its start plus
+  // the transfers' durations summed (so bytes / (end - start) is their mean rate).
+  const uint64_t key = (static_cast<uint64_t>(t.src) << 40) ^ (static_cast<uint64_t>(t.dst) << 16) ^
+                       (static_cast<uint64_t>(t.iteration & 0x7fff) << 1) ^ static_cast<uint64_t>(t.initiator == t.dst);
+  const auto [it, made] = summed_transfers_.try_emplace(key, transfers_.size());
+  if (made) return transfers_.push_back(t);
+  Transfer& sum = transfers_[it->second];
+  sum.bytes += t.bytes;
+  sum.end += t.end - t.start;
+}
+
+size_t PeInterpreter::summed_record(int pe, const Op& op) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  const uint64_t key = (static_cast<uint64_t>(op.label) << 32) ^ (static_cast<uint64_t>(op.kind) << 24) ^
+                       static_cast<uint64_t>(op.iteration & 0xffffff);
+  auto& recs = records_[static_cast<size_t>(pe)];
+  const auto [it, made] = s.summed.try_emplace(key, static_cast<uint32_t>(recs.size()));
+  if (made) {
+    OpRecord r{op.step, op.iteration, op.label, op.kind, pe, op.peer, 0, s.op_start, s.op_start, 0, false};
+    r.repeats = 0;
+    recs.push_back(r);
+  }
+  return it->second;
+}
+
+void PeInterpreter::step_on(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  ++s.next;
+  if (!s.streamed || s.next < s.window.size()) return;
+  s.window.clear();
+  s.next = 0;
+  workload_.source->next_ops(pe, s.window);  // nothing more: the window stays empty, at its end
+}
+
+void PeInterpreter::advance(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  while (!s.finished) {
+    s.op_start = transport_.now();
+    s.flow_time = 0;
+    if (!start_op(pe)) return;
+    record(pe);
+  }
+}
+
+const PeInterpreter::Loop* PeInterpreter::current_loop(const Pe& s) const {
+  if (s.loop >= s.loops.size() || s.next < s.loops[s.loop].begin) return nullptr;
+  return &s.loops[s.loop];
+}
+
+size_t PeInterpreter::record_index(int pe) {
+  const Pe& s = pes_[static_cast<size_t>(pe)];
+  if (workload_.summed_records) return summed_record(pe, op_at(s));
+  const Loop* l = current_loop(s);
+  if (l != nullptr && s.repetition > 0) return s.loop_record + (s.next - l->begin);
+  return records_[static_cast<size_t>(pe)].size();
+}
+
+FlowNote PeInterpreter::note_of(int pe) { return {pe, record_index(pe), pes_[static_cast<size_t>(pe)].executed}; }
+
+int PeInterpreter::listed_iteration(const Pe& s, const Op& op) const {
+  return current_loop(s) != nullptr && s.repetition > 0 ? -1 : op.iteration;
+}
+
+double PeInterpreter::exponential_draw(int pe, double mean) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (!s.random) {  // each PE its own stream: the draws do not depend on the order PEs run in
+    uint64_t z = workload_.seed + 0x9E3779B97F4A7C15ULL * (static_cast<uint64_t>(pe) + 1);  // splitmix64
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    s.random = std::make_unique<std::mt19937_64>(z ^ (z >> 31));
+  }
+  const double u = static_cast<double>((*s.random)() >> 11) * 0x1.0p-53;  // uniform in [0, 1)
+  return -mean * std::log1p(-u);
+}
+
+void PeInterpreter::finished(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  s.finished = true;
+  end_time_ = std::max(end_time_, transport_.now());
+  if (job_of_[static_cast<size_t>(pe)] == 0 && --main_left_ == 0) main_end_ = transport_.now();
+}
+
+void PeInterpreter::record(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (at_end(s)) return finished(pe);  // the final quiet
+  const Op& op = op_at(s);
+  const bool background = op.kind == OpKind::Put && !op.complete && op.peer != pe;
+  auto& recs = records_[static_cast<size_t>(pe)];
+  const Loop* loop = current_loop(s);
+  if (workload_.summed_records) {  // one record per label, kind and measurement: durations summed
+    last_end_[static_cast<size_t>(pe)] = transport_.now();
+    OpRecord& r = recs[summed_record(pe, op)];
+    r.end += transport_.now() - s.op_start;
+    r.flow += s.flow_time;
+    ++r.repeats;
+    r.bytes = std::max(r.bytes, op.bytes);  // one call's, as a repeated record's: the largest
+    if (r.peer != op.peer) r.peer = -1;
+    r.background = r.background || background;
+  } else if (loop != nullptr && s.repetition > 0) {  // a later repetition: summed into the first's record
+    OpRecord& r = recs[s.loop_record + (s.next - loop->begin)];
+    r.end += transport_.now() - s.op_start;
+    r.flow += s.flow_time;
+    ++r.repeats;
+  } else {
+    if (loop != nullptr && s.next == loop->begin) s.loop_record = recs.size();
+    recs.push_back({op.step, op.iteration, op.label, op.kind, pe, op.peer, op.bytes, s.op_start, transport_.now(),
+                    s.flow_time, background});
+  }
+  ++s.executed;
+  step_on(pe);
+  if (loop != nullptr && s.next == loop->end) {
+    ++s.repetition;
+    const bool again = loop->count > 0 ? s.repetition < loop->count : main_left_ > 0;
+    if (again) {
+      s.next = loop->begin;
+    } else {
+      s.repetition = 0;
+      ++s.loop;
+    }
+  }
+}
+
+void PeInterpreter::complete_op(int pe) {
+  record(pe);
+  advance(pe);
+}
+
+bool PeInterpreter::start_op(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (at_end(s)) {  // a PE's program ends when its files are closed and its puts delivered
+    if (io_ && !s.files_closed) {
+      s.files_closed = true;
+      if (!io_->idle(pe)) {
+        io_->close_all(pe, [this, pe] { advance(pe); });
+        return false;
+      }
+    }
+    if (s.in_flight == 0) return true;
+    s.when_quiet = [this, pe] { complete_op(pe); };
+    return false;
+  }
+  const Op& op = op_at(s);
+  const SoftwareProfile& p = cost_.profile();
+  auto done = [this, pe] { complete_op(pe); };
+  switch (op.kind) {
+    case OpKind::Get:
+    case OpKind::Atomic:
+    case OpKind::Put:
+      if (op.peer == pe) {
+        s.flow_time = op.bytes / p.copy_bandwidth;  // the copy itself, without the call's set-up
+        const NameId flag = op.kind == OpKind::Put ? op.flag : kNoName;
+        transport_.after(cost_.local_copy_time(op.bytes), [this, pe, flag, done] {
+          if (flag != kNoName) signal(pe, flag);  // a put to itself signals like any other (MPI's send to self)
+          done();
+        });
+      } else if (op.kind != OpKind::Put) {  // get or atomic: request out, data back
+        const int peer = op.peer;
+        const double bytes = op.bytes;
+        const int iteration = listed_iteration(s, op);
+        const FlowKind data = op.message_data ? FlowKind::MessageData : FlowKind::GetData;
+        const FlowNote note = note_of(pe);
+        transport_.after(p.call_overhead, [this, pe, peer, bytes, iteration, data, note, done] {
+          transfer(pe, peer, cost_.machine().network.request_bytes, FlowKind::GetRequest, -1,
+                   [this, pe, peer, bytes, iteration, data, note, done] {
+                     transfer(peer, pe, bytes, data, iteration, done, note);
+                   });
+        });
+      } else if (op.flag == kNoName || op.order == SignalOrder::OnArrival) {
+        const int dst = op.peer;
+        const double bytes = op.bytes;
+        const int iteration = listed_iteration(s, op);
+        const NameId flag = op.flag;
+        const bool blocking = op.complete;
+        const FlowNote note = note_of(pe);
+        transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, note, done] {
+          // Non-blocking: the PE goes on; the put continues in the background until its quiet.
+          start_put(pe, dst, bytes, iteration, flag, false, !blocking, note, blocking ? done : Callback());
+          if (!blocking) done();
+        });
+      } else {  // a data put with a signal: put, fence or quiet, flag put
+        const int dst = op.peer;
+        const double bytes = op.bytes;
+        const int iteration = listed_iteration(s, op);
+        const NameId flag = op.flag;
+        const bool blocking = op.complete;
+        const bool fence = op.order == SignalOrder::Fence;
+        const FlowNote note = note_of(pe);
+        transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, fence, note, done] {
+          start_put(pe, dst, bytes, iteration, kNoName, false, true, note, Callback());
+          Callback flag_put = [this, pe, dst, flag, blocking, done] {
+            transport_.after(cost_.profile().call_overhead, [this, pe, dst, flag, blocking, done] {
+              start_put(pe, dst, kFlagWordBytes, -1, flag, true, true, FlowNote{}, Callback());
+              if (blocking)
+                when_quiet(pe, done);
+              else
+                done();
+            });
+          };
+          if (fence)
+            after_sync(std::move(flag_put));
+          else
+            after_sync([this, pe, flag_put = std::move(flag_put)]() mutable { when_quiet(pe, std::move(flag_put)); });
+        });
+      }
+      return false;
+    case OpKind::Quiet:
+      if (p.sync_overhead <= 0) {  // no event of its own: the wait alone
+        if (s.in_flight == 0) return true;
+        s.when_quiet = done;
+        return false;
+      }
+      transport_.after(p.sync_overhead, [this, pe, done] { when_quiet(pe, done); });
+      return false;
+    case OpKind::Wait: {
+      const NameId flag = op.flag;
+      auto it = s.signalled.find(flag);
+      if (it != s.signalled.end() && it->second > 0) {
+        --it->second;
+        return true;
+      }
+      s.waiting_flag = flag;
+      return false;
+    }
+    case OpKind::Compute:
+      if (op.exponential) {
+        transport_.after(exponential_draw(pe, op.seconds), done);
+        return false;
+      }
+      [[fallthrough]];
+    case OpKind::Overhead:
+    case OpKind::MpiSend:
+    case OpKind::MpiRecv:
+      transport_.after(cost_.uncontended_time(op), done);
+      return false;
+    case OpKind::Write:
+      io_->write(pe, op, done);
+      return false;
+    case OpKind::Read:
+      io_->read(pe, op, done);
+      return false;
+    case OpKind::Close:
+      if (io_->idle(pe, op.peer)) return true;
+      io_->close(pe, op.peer, done);
+      return false;
+    case OpKind::Barrier: {
+      Job& job = jobs_[static_cast<size_t>(job_of_[static_cast<size_t>(pe)])];
+      if (++job.arrived == job.size) {
+        job.arrived = 0;
+        for (int q = job.first_pe; q < job.first_pe + job.size; ++q)
+          transport_.after(p.barrier_latency, [this, q] { complete_op(q); });
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+void PeInterpreter::start_put(int pe, int dst, double bytes, int iteration, NameId flag, bool ordered, bool background,
+                              FlowNote note, Callback acked) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (background) ++s.in_flight;
+  Pe::TargetPuts& t = s.to[dst];
+  const uint64_t seq = t.issued++;
+  t.pending.insert(seq);
+  transfer(
+      pe, dst, bytes, FlowKind::Put, iteration,
+      [this, pe, dst, seq, flag, ordered, background, acked = std::move(acked)]() mutable {
+        Pe::TargetPuts& tp = pes_[static_cast<size_t>(pe)].to[dst];
+        if (flag != kNoName) {
+          // Fenced: the flag rises once every earlier put to dst has landed (this one is the last).
+          if (ordered && !tp.pending.empty() && *tp.pending.begin() < seq)
+            tp.held.emplace_back(seq, flag);
+          else
+            signal(dst, flag);
+        }
+        landed(pe, dst, seq);
+        transport_.after(cost_.latency(dst, pe), [this, pe, background, acked = std::move(acked)] {
+          if (background) put_acknowledged(pe);
+          if (acked) acked();
+        });
+      },
+      note);
+}
+
+void PeInterpreter::landed(int pe, int dst, uint64_t seq) {
+  auto& to = pes_[static_cast<size_t>(pe)].to;
+  auto it = to.find(dst);
+  Pe::TargetPuts& t = it->second;
+  t.pending.erase(seq);
+  // Release every held flag whose earlier puts have all landed, in the order they were held.
+  size_t kept = 0;
+  for (size_t i = 0; i < t.held.size(); ++i) {
+    if (t.pending.empty() || *t.pending.begin() > t.held[i].first)
+      signal(dst, t.held[i].second);
+    else
+      t.held[kept++] = t.held[i];
+  }
+  t.held.resize(kept);
+  // Nothing of this target left to order: forget it (numbering may start again, as no put of it is
+  // in flight), so a PE that has talked to every other keeps no per-target state.
+  if (t.pending.empty() && t.held.empty()) to.erase(it);
+}
+
+void PeInterpreter::put_acknowledged(int pe) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (--s.in_flight == 0 && s.when_quiet) {
+    Callback then = std::move(s.when_quiet);
+    s.when_quiet = nullptr;
+    then();
+  }
+}
+
+void PeInterpreter::when_quiet(int pe, Callback then) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (s.in_flight == 0) return then();
+  s.when_quiet = std::move(then);
+}
+
+void PeInterpreter::after_sync(Callback then) {
+  const double t = cost_.profile().sync_overhead;
+  if (t <= 0) return then();
+  transport_.after(t, std::move(then));
+}
+
+void PeInterpreter::signal(int pe, NameId flag) {
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  if (s.waiting_flag == flag) {
+    s.waiting_flag = kNoName;
+    transport_.after(0, [this, pe] { complete_op(pe); });
+  } else {
+    ++s.signalled[flag];
+  }
+}
+
+RunResult PeInterpreter::take_result() {
+  const std::string waiting = stuck();
+  if (!waiting.empty())
+    throw std::runtime_error("deadlock: the run cannot finish at t = " + std::to_string(transport_.now() * 1e6) +
+                             " us;" + waiting);
+  RunResult r;
+  r.machine = cost_.machine().name;
+  r.profile = cost_.profile().name;
+  r.workload = workload_.name;
+  r.pes = workload_.pes;
+  r.swap_iterations = workload_.swap_iterations;
+  size_t n = 0;
+  for (const auto& v : records_) n += v.size();
+  r.records.reserve(n);
+  for (auto& v : records_)
+    for (auto& rec : v) r.records.push_back(rec);
+  records_.clear();
+  r.makespan = end_time_;
+  for (const auto& rec : r.records) r.makespan = std::max(r.makespan, rec.end);
+  sort_records(r.records);
+  r.labels = workload_.labels;
+  r.transfers = std::move(transfers_);
+  sort_transfers(r.transfers);
+  r.summed = workload_.summed_records;
+  if (r.summed) r.last_end = std::move(last_end_);
+  r.placement = cost_.placement().description();
+  r.main_job_end = main_end_;
+  if (io_) r.io = io_->stats();
+  return r;
+}
+
+std::string PeInterpreter::stuck() const {
+  std::string out;
+  for (size_t pe = 0; pe < pes_.size(); ++pe) {
+    const Pe& s = pes_[pe];
+    if (s.finished) continue;
+    const InternTable& flags = s.streamed ? workload_.source->flags() : workload_.flags;
+    out += stuck_line(pe, !at_end(s) ? describe_op(op_at(s), step_unit_, flags) : kFinalQuiet);
+  }
+  return out;
+}
+
+}  // namespace t3sim::core

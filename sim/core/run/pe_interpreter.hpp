@@ -1,0 +1,169 @@
+// THE one SHMEM PE state machine: every PE of a job runs its operations in program order over a
+// Transport (transport.hpp), which says only when delays and flows end. Semantics (times as in
+// cost_model.hpp when nothing else shares the path):
+//   get local  : call_overhead + local_overhead + bytes/copy_bandwidth (a memory copy; put to self too)
+//   get remote : call_overhead; the path latency, the request (request_bytes) as a flow; the return
+//                path latency, then the data as a flow capped at get_bandwidth. An atomic is a get of
+//                its reply.
+//   put        : call_overhead; the path latency, then the data as a flow capped at put_bandwidth;
+//                when delivered the target's flag (if any, order OnArrival: a flag put) is raised,
+//                and the acknowledgement takes the return latency. complete=true waits for the
+//                acknowledgement; complete=false returns after call_overhead and the put goes on
+//                until the PE's next quiet.
+//   signalled  : a put with a flag of order Fence or Quiet is three calls: the put (as above, in the
+//                background), then shmem_fence (sync_overhead; orders delivery per target: the flag
+//                rises only when the PE's earlier puts to that target have landed) or shmem_quiet
+//                (sync_overhead, then until every put of the PE is acknowledged), then the flag put
+//                (call_overhead, 8 bytes). complete=true also waits for both acknowledgements.
+//   quiet      : sync_overhead, then until every put of the PE is acknowledged; a program ends with
+//                one (without the call's cost).
+//   wait       : until the PE's flag has been raised, then lowers it once (no cost of its own).
+//   barrier    : when every PE of the job has arrived, barrier_latency.
+//   compute    : seconds + flops / (clock x flops_per_cycle), or a seeded exponential draw of mean
+//                seconds (Op::exponential); overhead: message_overhead.
+//   write, read, close: file calls over the machine's I/O nodes (io_layer.hpp); a program ends by
+//                closing the files it left open.
+// Repeated blocks (Workload::repeats) run again from their first operation; their records are summed.
+// A workload with a source (Workload::source) hands its PEs their operations as they reach them, a few
+// at a time; with summed_records the records and transfers are sums kept as the run goes.
+#pragma once
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/program/workload.hpp"
+#include "sim/core/run/cost_model.hpp"
+#include "sim/core/run/file_io.hpp"
+#include "sim/core/run/results.hpp"
+#include "sim/core/run/transport.hpp"
+
+namespace t3sim::core {
+
+// Where a data flow's own time is written: the record `record` of PE `pe` once the operation that
+// started it (the PE's `seq`-th) has returned, or the PE's flow_time while it is still under way;
+// pe < 0: nowhere (requests, acknowledgements, flag puts).
+struct FlowNote {
+  int pe = -1;
+  size_t record = 0;
+  uint64_t seq = 0;
+};
+
+class PeInterpreter {
+ public:
+  // On a machine with I/O nodes, transport endpoints workload.pes .. are the I/O nodes
+  // (JobPlacement::with_io_nodes).
+  PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport);
+  PeInterpreter(const PeInterpreter&) = delete;
+  PeInterpreter& operator=(const PeInterpreter&) = delete;
+
+  // Schedules every PE's first operation at the transport's time 0; then run the transport.
+  void start();
+
+  // Once the transport has run out of events: the run's result (records and transfers sorted, the
+  // makespan the last PE's end, its background puts' acknowledgements included). Throws
+  // std::runtime_error naming each PE that could not finish and what it waits in (a deadlock).
+  RunResult take_result();
+
+ private:
+  using Callback = Transport::Callback;
+  struct Loop {  // a repeated block of the PE's program (Workload::repeats)
+    size_t begin = 0;
+    size_t end = 0;
+    int count = 1;      // 0: until the main job has finished
+    size_t repeat = 0;  // its Workload::repeats entry
+  };
+  struct Pe {
+    std::vector<uint32_t> program;  // indices into the workload's ops
+    size_t next = 0;                // position of the operation under way (program.size(): the final quiet)
+    bool streamed = false;          // its operations come from the workload's source, into `window`
+    std::vector<Op> window;         // streamed: the operations fetched and not yet run (next indexes it)
+    std::unordered_map<uint64_t, uint32_t> summed;  // summed_records: (label, kind, iteration) -> its record
+    std::vector<Loop> loops;                        // in program order
+    size_t loop = 0;                                // the next or current loop
+    int repetition = 0;                             // of the current loop (0: the first, whose records are kept)
+    size_t loop_record = 0;                         // the record of the loop's first operation
+    uint64_t executed = 0;                          // operations returned so far (repetitions counted)
+    bool files_closed = false;                      // the program's end has closed the PE's files
+    std::unique_ptr<std::mt19937_64> random;        // exponential compute draws, made on first use
+    double op_start = 0;                            // when it started
+    double flow_time = 0;                           // its data's own flow time so far (OpRecord::flow)
+    int in_flight = 0;    // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
+    Callback when_quiet;  // set while blocked until in_flight is 0: what runs then
+    bool finished = false;
+    NameId waiting_flag = kNoName;    // blocked in wait on this flag (Workload::flags id) unless kNoName
+    std::map<NameId, int> signalled;  // flag id -> signals not yet consumed
+    // This PE's puts to each target, for fences: sequence numbers issued, those not landed yet, and
+    // flags that landed before the puts they were fenced behind ((puts before them, flag), in order).
+    struct TargetPuts {
+      uint64_t issued = 0;
+      std::set<uint64_t> pending;
+      std::vector<std::pair<uint64_t, NameId>> held;
+    };
+    std::map<int, TargetPuts> to;
+  };
+  struct Job {
+    int first_pe = 0;
+    int size = 0;
+    int arrived = 0;
+  };
+
+  // The path latency, then a flow of `bytes` (recorded as a transfer when iteration >= 0), then `then`.
+  void transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then, FlowNote note = {});
+  void advance(int pe);   // runs the PE's operations until one has to wait
+  bool start_op(int pe);  // true when the operation finished at once
+  void complete_op(int pe);
+  void record(int pe);
+  // The loop the operation under way is in, or null.
+  const Loop* current_loop(const Pe& s) const;
+  // Its record's index (the first repetition's in a loop), and where its data's flow time goes.
+  size_t record_index(int pe);  // summed_records: made on first use
+  FlowNote note_of(int pe);
+  // Its data movements are listed (iteration >= 0) only outside a loop's later repetitions.
+  int listed_iteration(const Pe& s, const Op& op) const;
+  double exponential_draw(int pe, double mean);
+  void finished(int pe);
+  // A put of `bytes` from pe to dst: counted in in_flight when `background`; when it lands, `flag` (if
+  // any) rises at dst, after the PE's earlier puts to dst when `ordered`; on its acknowledgement
+  // `acked` runs (if set).
+  void start_put(int pe, int dst, double bytes, int iteration, NameId flag, bool ordered, bool background,
+                 FlowNote note, Callback acked);
+  void landed(int pe, int dst, uint64_t seq);
+  void put_acknowledged(int pe);
+  // `then` at once when no put of the PE is in flight, else when the last is acknowledged.
+  void when_quiet(int pe, Callback then);
+  // `then` after the profile's sync_overhead (at once, without an event, when it is 0).
+  void after_sync(Callback then);
+  void signal(int pe, NameId flag);
+  // "" when every PE finished; else one line per PE that did not, naming what it waits in.
+  std::string stuck() const;
+  const Op& op_at(const Pe& s) const { return s.streamed ? s.window[s.next] : workload_.ops[s.program[s.next]]; }
+  // Whether the PE has run its last operation (what remains is the final quiet).
+  static bool at_end(const Pe& s) { return s.next == (s.streamed ? s.window.size() : s.program.size()); }
+  // Moves to the PE's next operation, fetching more from the source when its window is used up.
+  void step_on(int pe);
+  // summed_records: the record operation `op` of `pe` is summed into (made on first use).
+  size_t summed_record(int pe, const Op& op);
+  void add_transfer(const Transfer& t);
+
+  const CostModel& cost_;
+  Transport& transport_;
+  std::vector<Pe> pes_;
+  const Workload& workload_;
+  std::vector<Job> jobs_;
+  std::vector<int> job_of_;
+  std::vector<std::vector<OpRecord>> records_;
+  std::vector<double> last_end_;  // summed_records: when each PE's last operation ended
+  std::string step_unit_;         // what Op::step counts, for the deadlock report
+  std::vector<Transfer> transfers_;
+  std::unordered_map<uint64_t, size_t> summed_transfers_;  // summed_records: (src, dst, iteration, pulled) -> index
+  double end_time_ = 0;                                    // when the last PE finished
+  int main_left_ = 0;                                      // PEs of the main job not finished yet
+  double main_end_ = 0;                                    // when the main job's last PE finished
+  std::unique_ptr<FileIo> io_;                             // on a machine with I/O nodes
+};
+
+}  // namespace t3sim::core

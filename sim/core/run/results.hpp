@@ -1,0 +1,88 @@
+// What a run produced: one record per operation, in the order operations were issued.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/core/program/workload.hpp"
+
+namespace t3sim::core {
+
+// 64 bytes: the label is an id in RunResult::labels.
+struct OpRecord {
+  int step = 0;
+  int iteration = 0;
+  NameId label = kNoName;
+  OpKind kind = OpKind::Get;
+  int pe = 0;
+  int peer = -1;
+  double bytes = 0;
+  double start = 0;  // s of simulated time
+  double end = 0;    // s
+  // s the call's data took on its own: from the data's first byte leaving (after the path latency) to
+  // its delivery, or a local copy's copy; 0 when the call moved no data. bytes / flow is the
+  // transfer's own rate, which no shared link can exceed, while bytes / duration() is what the
+  // caller saw (a non-blocking put returns long before its data lands).
+  double flow = 0;
+  bool background = false;  // the call returned before its data was delivered (a non-blocking put)
+  // Repetitions summed into this record (Workload::repeats): then `end` is start + their durations
+  // summed and `flow` their flow times summed.
+  int repeats = 1;
+  double duration() const { return end - start; }
+};
+
+// One data movement of a put or get (requests and flags' own packets excluded): from the start of its
+// latency to its delivery.
+struct Transfer {
+  int src = 0;
+  int dst = 0;
+  double bytes = 0;
+  double start = 0;    // s
+  double end = 0;      // s
+  int iteration = 0;   // the measurement (size index) it belongs to
+  int initiator = -1;  // the PE whose call moved it (get data: the getter, dst); -1: src
+  int mover() const { return initiator >= 0 ? initiator : src; }
+};
+
+// What the file servers did in a run (io_layer.hpp).
+struct IoStats {
+  long calls = 0;             // forwarded calls (each may be one request per disk it touches)
+  long requests = 0;          // requests served by the disks' servers
+  double bytes_written = 0;   // bytes
+  double bytes_read = 0;      // bytes
+  double queue_wait = 0;      // s summed over requests: waiting for a disk's server (FIFO)
+  double max_queue_wait = 0;  // s: the longest one request waited
+  double main_calls = 0;      // forwarded calls of the main job's PEs
+  double main_call_time = 0;  // s summed: from a main-job call's issue (after its overhead) to its reply
+};
+
+struct RunResult {
+  std::string machine;
+  std::string profile;
+  std::string workload;
+  int pes = 0;
+  double makespan = 0;              // s: when the last PE finished (outstanding puts delivered and acknowledged)
+  int swap_iterations = 0;          // from the workload: > 0 when the run is a swap pattern
+  std::vector<OpRecord> records;    // sorted by (pe, start, step) for deterministic output
+  InternTable labels;               // the names of OpRecord::label (the workload's label table)
+  std::vector<Transfer> transfers;  // sorted by (start, src, dst, end)
+  std::string placement;            // how the job's PEs were placed
+  // Bytes of data each network resource carried (NetworkResources' numbering: interfaces, then links),
+  // when the links a transfer used depend on the load (minimal_adaptive); empty when they follow from
+  // the routing alone (the reports then route the transfers themselves).
+  std::vector<double> network_bytes;
+  // When every PE of the main job (job 0) had finished: the makespan without a background job's tail.
+  double main_job_end = 0;
+  IoStats io;  // file I/O (io_layer.hpp), when the workload has any
+  // Records and transfers are sums (Workload::summed_records, a streamed trace's replay): a record per PE,
+  // label, kind and measurement (OpRecord::repeats calls; `end` its start plus their durations summed,
+  // `bytes` the largest call's, `peer` -1 when they differ) and a transfer per pair, direction, measurement and
+  // mover (`bytes` summed, `end` its start plus their durations summed).
+  bool summed = false;
+  // summed: when each PE's last operation ended (a summed record's `end` is not), by PE.
+  std::vector<double> last_end;
+};
+
+void sort_records(std::vector<OpRecord>& records);
+void sort_transfers(std::vector<Transfer>& transfers);
+
+}  // namespace t3sim::core

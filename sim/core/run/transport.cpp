@@ -1,0 +1,23 @@
+#include "sim/core/run/transport.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace t3sim::core {
+
+double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
+  switch (kind) {
+    case FlowKind::Put:
+      return profile.put_bandwidth;
+    case FlowKind::GetData:
+      return profile.get_bandwidth;
+    case FlowKind::MessageData:
+      return profile.mpi_bandwidth > 0 ? std::min(profile.get_bandwidth, profile.mpi_bandwidth) : profile.get_bandwidth;
+    case FlowKind::GetRequest:
+    case FlowKind::IoData:
+      break;
+  }
+  return INFINITY;
+}
+
+}  // namespace t3sim::core

@@ -1,0 +1,43 @@
+// What the PE interpreter (pe_interpreter.hpp) needs from time and the network, and nothing else:
+// a clock, delays, and flows. Three implementations give three answers to "how long does this flow
+// take": ClosedFormTransport (alone on the machine, core), SolverTransport (t3sim's incremental
+// max-min solver on SimGrid's clock, engine) and SimGridTransport (SimGrid's comms and its own
+// solver: the reference, engine). Latency is not a transport's business: the interpreter waits the
+// path latency (CostModel::latency) before it starts a flow.
+#pragma once
+#include <functional>
+
+#include "sim/core/machine/machine_spec.hpp"
+
+namespace t3sim::core {
+
+// What a flow carries, which picks the PE rates it draws on (flow_cap). MessageData is the data of a
+// message layer's rendezvous (get data pulled by the MPI library). IoData is a file call's data between
+// a PE and an I/O node (io_layer.hpp): the node's interface moves it by DMA, no PE rate bounds it.
+enum class FlowKind { Put, GetRequest, GetData, MessageData, IoData };
+
+// The PE rate a flow of `kind` draws on under a profile (bytes/s; infinity for none): a PE issues
+// remote stores (puts) at most at put_bandwidth and sinks returning get data at most at
+// get_bandwidth, in total over all its transfers in flight (network_resources.hpp makes each a
+// shared capacity of the PE); rendezvous data also at most at mpi_bandwidth (when set); a get
+// request is small and draws on none. A flow alone on the machine runs at the lesser of this and
+// its path's capacities (ClosedFormTransport, CostModel).
+double flow_cap(const SoftwareProfile& profile, FlowKind kind);
+
+class Transport {
+ public:
+  using Callback = std::function<void()>;
+  virtual ~Transport() = default;
+  // Current simulated time (s).
+  virtual double now() const = 0;
+  // Calls `then` at now() + delay (delay >= 0). Calls due at the same time run in the order made.
+  virtual void after(double delay, Callback then) = 0;
+  // Moves `bytes` from PE src to PE dst (job PEs, src != dst) at the rate the network gives a flow
+  // of `kind`, starting now; calls `then` when the last byte is delivered.
+  virtual void flow(int src, int dst, double bytes, FlowKind kind, Callback then) = 0;
+  // Writes (or reads) `bytes` on disk `disk` (0 .. MachineSpec::disk_count()-1) at the rate the disk
+  // gives, shared with its other requests in service; calls `then` when done. Only on a machine with io.
+  virtual void disk_io(int disk, double bytes, bool write, Callback then) = 0;
+};
+
+}  // namespace t3sim::core

@@ -1,0 +1,467 @@
+#include "sim/io/machine/machine_loader.hpp"
+
+#include "sim/core/machine/param_ranges.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include "sim/core/machine/machine_params.hpp"
+#include "sim/core/topology/failed_links.hpp"
+#include "sim/io/yaml/yaml_map.hpp"
+
+namespace t3sim::io {
+namespace {
+
+core::Coord read_dims(MapReader& torus) {
+  const std::string key = torus.child_path("dims");
+  const YAML::Node list = sequence_value(torus.required("dims"), torus.file(), key);
+  if (list.size() != 3)
+    throw InputError(pos_of(torus.file(), list), key, "must list 3 sizes (x, y, z)",
+                     std::to_string(list.size()) + " items");
+  core::Coord dims{};
+  long nodes = 1;
+  for (size_t d = 0; d < 3; ++d) {
+    dims[d] =
+        static_cast<int>(integer_value(list[d], torus.file(), key + "[" + std::to_string(d) + "]", 1, core::kMaxNodes));
+    nodes *= dims[d];
+  }
+  if (nodes > core::kMaxNodes)
+    throw InputError(pos_of(torus.file(), list), key,
+                     "more than " + std::to_string(core::kMaxNodes) +
+                         " nodes: per-pair routes and link state would not fit in memory",
+                     std::to_string(nodes) + " nodes");
+  return dims;
+}
+
+core::Coord read_order(MapReader& torus) {
+  const std::string key = torus.child_path("dimension_order");
+  const YAML::Node list = sequence_value(torus.required("dimension_order"), torus.file(), key);
+  if (list.size() != 3) throw InputError(pos_of(torus.file(), list), key, "must list x, y and z once each");
+  core::Coord order{};
+  bool seen[3] = {false, false, false};
+  for (size_t i = 0; i < 3; ++i) {
+    const std::string name = scalar_text(list[i], torus.file(), key);
+    const int d = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+    if (d < 0) throw InputError(pos_of(torus.file(), list[i]), key, "must be x, y or z", "'" + name + "'");
+    if (seen[d]) throw InputError(pos_of(torus.file(), list[i]), key, "names a dimension twice", "'" + name + "'");
+    seen[d] = true;
+    order[i] = d;
+  }
+  return order;
+}
+
+core::TieRule read_tie_rule(MapReader& torus) {
+  const std::string text = torus.string_at("tie_rule");
+  if (text == "plus") return core::TieRule::Plus;
+  if (text == "minus") return core::TieRule::Minus;
+  if (text == "balanced") return core::TieRule::Balanced;
+  throw InputError(pos_of(torus.file(), torus.node()["tie_rule"]), torus.child_path("tie_rule"),
+                   "must be plus, minus or balanced", "'" + text + "'");
+}
+
+core::RoutingKind read_routing(MapReader& torus) {
+  const std::string text = torus.string_at("routing");
+  if (auto kind = core::routing_from_name(text)) return *kind;
+  throw InputError(pos_of(torus.file(), torus.node()["routing"]), torus.child_path("routing"),
+                   "must be one of " + core::routing_names_text(", "), "'" + text + "'");
+}
+
+std::vector<core::LinkId> read_failed_links(MapReader& torus, const core::Torus& shape) {
+  const std::string key = torus.child_path("failed_links");
+  const YAML::Node list = sequence_value(torus.required("failed_links"), torus.file(), key);
+  std::vector<core::LinkId> links;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string item_key = key + "[" + std::to_string(i) + "]";
+    const std::string spec = scalar_text(list[i], torus.file(), item_key);
+    const std::string wrong = core::parse_failed_link(shape, spec, links);
+    if (!wrong.empty()) throw InputError(pos_of(torus.file(), list[i]), item_key, wrong, "'" + spec + "'");
+  }
+  core::normalise_links(links);
+  return links;
+}
+
+// `io.nodes`: positions [x, y, z] in the torus, each one that holds no PE, none twice.
+std::vector<int> read_io_nodes(MapReader& io, const core::MachineSpec& m) {
+  const std::string key = io.child_path("nodes");
+  const YAML::Node list = sequence_value(io.required("nodes"), io.file(), key);
+  if (list.size() == 0) throw InputError(pos_of(io.file(), list), key, "must list at least one I/O node");
+  const core::Torus torus = m.torus();
+  const int populated = m.populated_nodes > 0 ? m.populated_nodes : torus.node_count();
+  std::vector<int> nodes;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = key + "[" + std::to_string(i) + "]";
+    const YAML::Node item = sequence_value(list[i], io.file(), at);
+    if (item.size() != 3) throw InputError(pos_of(io.file(), item), at, "must be a position [x, y, z]");
+    core::Coord c{};
+    for (size_t d = 0; d < 3; ++d)
+      c[d] = static_cast<int>(
+          integer_value(item[d], io.file(), at + "[" + std::to_string(d) + "]", 0, torus.dims()[d] - 1));
+    const int node = torus.node_id(c);
+    if (node < populated)
+      throw InputError(pos_of(io.file(), item), at,
+                       "holds PEs (node " + std::to_string(node) + "; torus.populated_nodes is " +
+                           std::to_string(populated) + "): an I/O node takes a position of its own");
+    if (std::find(nodes.begin(), nodes.end(), node) != nodes.end())
+      throw InputError(pos_of(io.file(), item), at, "names an I/O node twice", "node " + std::to_string(node));
+    nodes.push_back(node);
+  }
+  return nodes;
+}
+
+// Reads every declared scalar of a section: present keys are parsed and range-checked, absent ones
+// take their declared default or are reported missing. Returns the key paths that were given.
+// With `inherited`, an absent key keeps the inherited value (a machine derived from a base).
+template <class Section>
+std::vector<std::string> read_params(MapReader& map, const std::vector<core::ParamDecl<Section>>& decls, Section& out,
+                                     const Section* inherited = nullptr) {
+  std::vector<std::string> given;
+  for (const auto& d : decls) {
+    const auto node = map.optional(d.key);
+    double value = 0;
+    if (!node && inherited) {
+      value = d.get(*inherited);
+    } else if (node) {
+      value = quantity_value(*node, map.file(), map.child_path(d.key), d.quantity);
+      if (auto why = core::range_violation(d, value))
+        throw InputError(pos_of(map.file(), *node), map.child_path(d.key), *why, "'" + node->Scalar() + "'");
+      given.push_back(map.child_path(d.key));
+    } else if (d.default_text) {
+      value = *core::parse_quantity(*d.default_text, d.quantity, nullptr);
+    } else {
+      throw InputError(pos_of(map.file(), map.node()), map.child_path(d.key), "required key is missing");
+    }
+    d.set(out, value);
+  }
+  return given;
+}
+
+// "LOW..HIGH", each a quantity of q, LOW <= HIGH.
+core::ParamRange read_range_text(const YAML::Node& n, const std::string& file, const std::string& key,
+                                 core::Quantity q) {
+  const std::string text = scalar_text(n, file, key);
+  const size_t dots = text.find("..");
+  std::string why;
+  std::optional<double> low, high;
+  if (dots != std::string::npos) {
+    low = core::parse_quantity(text.substr(0, dots), q, &why);
+    if (low) high = core::parse_quantity(text.substr(dots + 2), q, &why);
+  }
+  if (!low || !high)
+    throw InputError(pos_of(file, n), key,
+                     "must be LOW..HIGH in " + std::string(core::unit_names(q)) + (why.empty() ? "" : ": " + why),
+                     "'" + text + "'");
+  if (*low > *high) throw InputError(pos_of(file, n), key, "LOW is above HIGH", "'" + text + "'");
+  return {*low, *high, ""};
+}
+
+core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const std::string& path) {
+  MapReader fit(node, file, path);
+  core::FitRecord r;
+  r.present = true;
+  r.suite = fit.string_at("suite");
+  r.points = static_cast<int>(fit.integer_at("points", 0, 1000000));
+  r.rms_rel_error = fit.quantity_at("rms_rel_error", core::Quantity::Ratio);
+  r.max_rel_error = fit.quantity_at("max_rel_error", core::Quantity::Ratio);
+  if (fit.has("range")) {
+    r.bootstrap = static_cast<int>(fit.integer_at("bootstrap", 2, 100000));
+    MapReader ranges(fit.required("range"), file, fit.child_path("range"));
+    for (const auto& key : ranges.keys()) {
+      const core::ParamDecl<core::SoftwareProfile>* decl = nullptr;
+      for (const auto& d : core::profile_params())
+        if (d.key == key && d.fit) decl = &d;
+      if (!decl) throw InputError(ranges.key_pos(key), ranges.child_path(key), "names no calibrated parameter");
+      core::ParamRange range = read_range_text(ranges.node()[key], file, ranges.child_path(key), decl->quantity);
+      range.why = "fit: 5-95% of the values refitted on " + std::to_string(r.bootstrap) +
+                  " residual-bootstrap data sets of " + r.suite + "'s " + std::to_string(r.points) + " rows";
+      r.ranges[key] = range;
+    }
+    ranges.finish();
+  }
+  fit.finish();
+  return r;
+}
+
+// Checks a range against its parameter: inside the declared bounds, and around the nominal value.
+void check_range(const core::MachineSpec& m, const std::string& param, const core::ParamRange& r, const YAML::Node& n,
+                 const std::string& file, const std::string& key) {
+  const double nominal = core::param_value(m, param).value_or(0);
+  const auto q = *core::param_quantity(param);
+  if (r.low < 0) throw InputError(pos_of(file, n), key, "must not go below 0", "'" + n.Scalar() + "'");
+  if (nominal < r.low * (1 - 1e-9) || nominal > r.high * (1 + 1e-9))
+    throw InputError(pos_of(file, n), key, "must contain the parameter's value " + core::format_quantity(nominal, q),
+                     "'" + n.Scalar() + "'");
+}
+
+// `uncertainty:` of a machine file: node/network/profiles.NAME -> key -> {range: LOW..HIGH, why: ...}.
+void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec& m) {
+  auto u = top.optional("uncertainty");
+  if (!u) return;
+  MapReader sections(*u, path, "uncertainty");
+  auto read_entries = [&](const YAML::Node& node, const std::string& at, const std::string& param_prefix,
+                          const std::vector<std::string>& names, const std::string& profile) {
+    MapReader entries(node, path, at);
+    for (const auto& key : entries.keys()) {
+      const std::string where = entries.child_path(key);
+      if (std::find(names.begin(), names.end(), key) == names.end()) {
+        const std::string hint = closest_match(key, names);
+        throw InputError(entries.key_pos(key), where,
+                         "names no parameter" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      }
+      const std::string param = param_prefix + key;
+      if (!profile.empty() && m.fits.count(profile) && m.fits.at(profile).ranges.count(key))
+        throw InputError(entries.key_pos(key), where,
+                         "is calibrated: its range comes from the fit (software.profiles." + profile + ".fit.range)");
+      MapReader e(entries.node()[key], path, where);
+      const YAML::Node range_node = e.required("range");
+      core::ParamRange r = read_range_text(range_node, path, e.child_path("range"), *core::param_quantity(param));
+      const std::string why = e.string_at("why");
+      if (why.empty()) throw InputError(e.key_pos("why"), e.child_path("why"), "must say why the range is what it is");
+      r.why = why.rfind("assumed", 0) == 0 ? why : "assumed: " + why;
+      e.finish();
+      check_range(m, param, r, range_node, path, e.child_path("range"));
+      m.uncertainty[param] = r;
+    }
+    entries.finish();
+  };
+  auto names_of = [](const auto& decls) {
+    std::vector<std::string> v;
+    for (const auto& d : decls) v.push_back(d.key);
+    return v;
+  };
+  for (const auto& section : sections.keys()) {
+    if (section == "node") {
+      read_entries(sections.node()[section], "uncertainty.node", "node.", names_of(core::node_params()), "");
+    } else if (section == "network") {
+      read_entries(sections.node()[section], "uncertainty.network", "network.", names_of(core::network_params()), "");
+    } else if (section == "io") {
+      if (!m.has_io()) throw InputError(sections.key_pos(section), "uncertainty.io", "the machine has no io section");
+      read_entries(sections.node()[section], "uncertainty.io", "io.", names_of(core::io_params()), "");
+    } else if (section == "profiles") {
+      MapReader profiles(sections.node()[section], path, "uncertainty.profiles");
+      for (const auto& name : profiles.keys()) {
+        if (!m.find_profile(name))
+          throw InputError(profiles.key_pos(name), profiles.child_path(name), "names no profile of this machine");
+        read_entries(profiles.node()[name], profiles.child_path(name), "software.profiles." + name + ".",
+                     names_of(core::profile_params()), name);
+      }
+      profiles.finish();
+    } else {
+      const std::string hint = closest_match(section, {"node", "network", "io", "profiles"});
+      throw InputError(
+          sections.key_pos(section), "uncertainty." + section,
+          "must be node, network, io or profiles" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+  }
+  sections.finish();
+}
+
+constexpr int kMaxBaseDepth = 4;
+
+core::MachineSpec load_machine_at_depth(const std::string& path, int depth);
+
+// Reads `torus`, `node`, `network` and `software` into m. With a base machine every section and key is
+// optional and keeps the base's value. Returns the key paths given in this file.
+std::vector<std::string> read_sections(MapReader& top, const std::string& path, core::MachineSpec& m, bool derived) {
+  std::vector<std::string> sourced;  // key paths whose value needs a provenance entry
+  auto section = [&](const std::string& key) -> std::optional<YAML::Node> {
+    if (derived) return top.optional(key);
+    return top.required(key);
+  };
+  if (auto t = section("torus")) {
+    MapReader torus(*t, path, "torus");
+    if (!derived || torus.has("dims")) m.dims = read_dims(torus), sourced.push_back("torus.dims");
+    if (!derived || torus.has("dimension_order"))
+      m.dimension_order = read_order(torus), sourced.push_back("torus.dimension_order");
+    if (!derived || torus.has("tie_rule")) m.tie_rule = read_tie_rule(torus), sourced.push_back("torus.tie_rule");
+    if (torus.has("routing")) m.routing = read_routing(torus), sourced.push_back("torus.routing");
+    if (torus.has("adaptive_moves")) {  // a model setting: its provenance says why this value
+      m.adaptive_moves = static_cast<int>(torus.integer_at("adaptive_moves", 0, 1000));
+      sourced.push_back("torus.adaptive_moves");
+    }
+    // Failed links are a what-if of the file's author, not a measured value: no provenance asked.
+    if (torus.has("failed_links")) m.failed_links = read_failed_links(torus, m.torus());
+    if (torus.has("populated_nodes")) {
+      m.populated_nodes = static_cast<int>(torus.integer_at("populated_nodes", 1, m.torus().node_count()));
+      sourced.push_back("torus.populated_nodes");
+    }
+    // Inherited failed links name links of the base's torus: with other dims they would be other links.
+    if (derived && torus.has("dims") && !torus.has("failed_links") && !m.failed_links.empty())
+      throw InputError(top.key_pos("torus"), "torus.failed_links",
+                       "inherited from the base, whose torus has other dims: give them again (or [])");
+    torus.finish();
+  }
+  if (m.populated_nodes > m.torus().node_count())
+    throw InputError(top.key_pos("torus"), "torus.populated_nodes", "more than the torus has",
+                     std::to_string(m.populated_nodes));
+
+  const core::NodeParams inherited_node = m.node;
+  if (auto n = section("node")) {
+    MapReader node(*n, path, "node");
+    auto given = read_params(node, core::node_params(), m.node, derived ? &inherited_node : nullptr);
+    sourced.insert(sourced.end(), given.begin(), given.end());
+    node.finish();
+  }
+  const core::NetworkParams inherited_net = m.network;
+  if (auto n = section("network")) {
+    MapReader net(*n, path, "network");
+    auto given = read_params(net, core::network_params(), m.network, derived ? &inherited_net : nullptr);
+    sourced.insert(sourced.end(), given.begin(), given.end());
+    net.finish();
+  }
+
+  if (auto n = top.optional("io")) {
+    MapReader io(*n, path, "io");
+    const bool inherit = derived && m.has_io();
+    if (!inherit || io.has("nodes")) m.io_nodes = read_io_nodes(io, m), sourced.push_back("io.nodes");
+    const core::IoParams inherited_io = m.io;
+    auto given = read_params(io, core::io_params(), m.io, inherit ? &inherited_io : nullptr);
+    sourced.insert(sourced.end(), given.begin(), given.end());
+    if (const auto wrong = m.io_inconsistency()) {
+      const std::string key = wrong->first.substr(3);
+      throw InputError(io.has(key) ? pos_of(path, io.node()[key]) : io.key_pos("nodes"), wrong->first, wrong->second,
+                       fmt::format("{:g}", *core::param_value(m, wrong->first)));
+    }
+    io.finish();
+  } else if (m.has_io() && derived && top.has("torus")) {
+    // Inherited I/O nodes are positions of the base's torus: they must still hold no PE.
+    const int populated = m.populated_nodes > 0 ? m.populated_nodes : m.torus().node_count();
+    for (int node : m.io_nodes)
+      if (node < populated || node >= m.torus().node_count())
+        throw InputError(top.key_pos("torus"), "io.nodes",
+                         "inherited from the base: node " + std::to_string(node) +
+                             " holds PEs or is off this torus; "
+                             "give io.nodes again");
+  }
+
+  auto sw_node = section("software");
+  if (!sw_node) return sourced;
+  MapReader sw(*sw_node, path, "software");
+  if (auto scale = sw.optional("scale_with_clock")) {
+    if (!derived) throw InputError(sw.key_pos("scale_with_clock"), "software.scale_with_clock", "needs a base machine");
+    const std::string key = "software.scale_with_clock";
+    sequence_value(*scale, path, key);
+    const double ratio = inherited_node.clock_hz / m.node.clock_hz;
+    for (size_t i = 0; i < scale->size(); ++i) {
+      const std::string name = scalar_text((*scale)[i], path, key);
+      const core::ParamDecl<core::SoftwareProfile>* decl = nullptr;
+      std::vector<std::string> times;
+      for (const auto& d : core::profile_params())
+        if (d.quantity == core::Quantity::Time) {
+          times.push_back(d.key);
+          if (d.key == name) decl = &d;
+        }
+      if (!decl) {
+        const std::string hint = closest_match(name, times);
+        throw InputError(
+            pos_of(path, (*scale)[i]), key,
+            "names no time parameter of a profile" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
+            "'" + name + "'");
+      }
+      for (auto& p : m.profiles) decl->set(p, decl->get(p) * ratio);
+    }
+    sourced.push_back(key);
+  }
+  if (auto pn = derived ? sw.optional("profiles") : std::optional<YAML::Node>(sw.required("profiles"))) {
+    MapReader profiles(*pn, path, "software.profiles");
+    for (const auto& name : profiles.keys()) {
+      MapReader pr(profiles.node()[name], path, profiles.child_path(name));
+      auto inherited = std::find_if(m.profiles.begin(), m.profiles.end(),
+                                    [&](const core::SoftwareProfile& q) { return q.name == name; });
+      const core::SoftwareProfile* base = inherited == m.profiles.end() ? nullptr : &*inherited;
+      core::SoftwareProfile p = base ? *base : core::SoftwareProfile{};
+      p.name = name;
+      p.doc = pr.optional_string("doc").value_or(p.doc);
+      auto given = read_params(pr, core::profile_params(), p, base);
+      sourced.insert(sourced.end(), given.begin(), given.end());
+      if (auto fit = pr.optional("fit")) m.fits[name] = read_fit(*fit, path, pr.child_path("fit"));
+      pr.finish();
+      if (base)
+        *inherited = std::move(p);  // a derived machine overrides the base's profile of that name
+      else
+        m.profiles.push_back(std::move(p));
+    }
+    profiles.finish();
+  }
+  if (!derived || sw.has("default_profile")) {
+    m.default_profile = sw.string_at("default_profile");
+    if (!m.find_profile(m.default_profile))
+      throw InputError(pos_of(path, sw.node()["default_profile"]), "software.default_profile",
+                       "names no profile under software.profiles", "'" + m.default_profile + "'");
+  }
+  sw.finish();
+  return sourced;
+}
+
+}  // namespace
+
+core::MachineSpec load_machine(const std::string& path) { return load_machine_at_depth(path, 0); }
+
+namespace {
+
+core::MachineSpec load_machine_at_depth(const std::string& path, int depth) {
+  MapReader top = read_document(path);
+  core::MachineSpec m;
+  core::MachineSpec base_machine;  // as the base left it: a range follows its value when this file changes it
+  bool derived = false;
+  if (auto base = top.optional("base")) {
+    if (depth >= kMaxBaseDepth)
+      throw InputError(
+          pos_of(path, *base), "base",
+          "bases nest deeper than " + std::to_string(kMaxBaseDepth) + " (a machine that is its own base?)");
+    const std::filesystem::path rel(scalar_text(*base, path, "base"));
+    const std::string base_path = rel.is_absolute()
+                                      ? rel.string()
+                                      : (std::filesystem::path(path).parent_path() / rel).lexically_normal().string();
+    m = load_machine_at_depth(base_path, depth + 1);
+    m.fits.clear();  // the base's fit residuals say nothing about this machine
+    base_machine = m;
+    derived = true;
+  }
+  m.name = top.string_at("name");
+  m.doc = top.optional_string("doc").value_or("");
+  const std::vector<std::string> sourced = read_sections(top, path, m, derived);
+  for (auto& [param, range] : m.uncertainty) {  // inherited: scaled with a scaled or changed value
+    const auto was = core::param_value(base_machine, param), now = core::param_value(m, param);
+    if (was && now && *was > 0 && *now != *was) {
+      range.low *= *now / *was;
+      range.high *= *now / *was;
+    }
+  }
+  for (const auto& [profile, fit] : m.fits)
+    for (const auto& [key, range] : fit.ranges) m.uncertainty["software.profiles." + profile + "." + key] = range;
+  read_uncertainty(top, path, m);
+
+  MapReader prov(top.required("provenance"), path, "provenance");
+  std::map<std::string, std::string> own;  // this file's sources; a base's cover only what it gave
+  for (const auto& key : prov.keys()) {
+    const bool names_a_key = std::any_of(sourced.begin(), sourced.end(),
+                                         [&](const std::string& s) { return s == key || s.rfind(key + ".", 0) == 0; });
+    if (!names_a_key) {
+      const std::string hint = closest_match(key, sourced);
+      throw InputError(prov.key_pos(key), "provenance." + key,
+                       "names no key given in this file" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+    own[key] = scalar_text(prov.node()[key], path, "provenance." + key);
+  }
+  prov.finish();
+  for (const auto& s : sourced) {
+    bool covered = false;
+    for (std::string k = s;; k = k.substr(0, k.rfind('.'))) {
+      if (own.count(k)) covered = true;
+      if (covered || k.find('.') == std::string::npos) break;
+    }
+    if (!covered)
+      throw InputError(prov.key_pos(prov.keys().empty() ? "" : prov.keys().front()), "provenance",
+                       "no source given for '" + s + "' (add 'provenance: " + s + ": ...' or 'calibrated: ...')");
+  }
+  for (auto& [key, text] : own) m.provenance[key] = std::move(text);
+  top.finish();
+  return m;
+}
+
+}  // namespace
+}  // namespace t3sim::io

@@ -1,0 +1,39 @@
+// Run results as text: a table for people, CSV and JSON for programs (and the JSON read back, which
+// is how `t3sim validate` collects the runs it starts in child processes). Fixed column order and
+// number formats, so the same run gives byte-identical files.
+#pragma once
+#include <string>
+
+#include "sim/analysis/time_split.hpp"
+#include "sim/analysis/traffic_report.hpp"
+#include "sim/core/run/results.hpp"
+
+namespace t3sim::io {
+
+std::string results_table(const core::RunResult& r);
+// A trace's run in brief (a trace may have millions of operations): makespan, operations, the per-PE
+// time split over PEs, the PEs that waited most, and the time under each label (share of the mean
+// PE's end).
+std::string trace_summary(const core::RunResult& r, const std::vector<analysis::PeTime>& split);
+// One row per PE: pe,compute_s,communication_s,waiting_s,end_s.
+std::string time_split_csv(const std::vector<analysis::PeTime>& split);
+std::string results_csv(const core::RunResult& r);
+// The traffic report of a pattern run, for people and as a JSON object's text.
+std::string traffic_summary(const analysis::TrafficReport& t);
+std::string traffic_json(const analysis::TrafficReport& t);
+// One JSON line: the run's identity, makespan, per-size bandwidths, worst link and bisection (sweeps).
+std::string traffic_summary_line(const core::RunResult& r, const analysis::TrafficReport& t);
+// Every data movement, one CSV row each (src,dst,bytes,start_s,end_s,iteration).
+std::string transfers_csv(const core::RunResult& r);
+
+// For a swap-pattern run: the swap curve and the PSTSWM page's statistics ("" otherwise).
+// The main job's end when a background job outlasts it, and the file I/O counts (empty without either).
+std::string io_summary(const core::RunResult& r);
+std::string swap_summary(const core::RunResult& r);
+std::string results_json(const core::RunResult& r);
+// Throws std::runtime_error on text that is not a results JSON.
+core::RunResult parse_results_json(const std::string& text);
+// The inverse of transfers_csv; throws std::runtime_error naming the line of a malformed row.
+std::vector<core::Transfer> parse_transfers_csv(const std::string& text, const std::string& name);
+
+}  // namespace t3sim::io

@@ -1,0 +1,414 @@
+#include "sim/report/sweep_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "sim/child/child_run.hpp"
+#include "sim/core/machine/machine_params.hpp"
+#include "sim/io/files/atomic_file.hpp"
+#include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/study/sweep_spec.hpp"
+#include "sim/report/html_page.hpp"
+#include "sim/report/report_style.hpp"
+#include "sim/report/sweep_axes_plot.hpp"
+#include "sim/study/sweep_rows.hpp"
+
+namespace t3sim::report {
+namespace {
+
+struct Row {
+  std::vector<std::string> cells;
+  int index = 0, pes = 0;
+  double bytes = 0;
+  std::string machine, workload;
+  double median = 0, min = 0, max = 0, link_utilisation = 0;
+  std::optional<double> p05, p95;
+};
+
+std::vector<Row> read_rows(const std::string& csv) {
+  std::vector<Row> rows;
+  for (const auto& [id, line] : study::read_sweep_rows(csv)) {
+    Row r;
+    r.cells = study::split_csv_line(line);
+    if (r.cells.size() < 21) continue;
+    r.index = std::stoi(r.cells[0]);
+    r.machine = r.cells[1];
+    r.workload = r.cells[2];
+    // An empty cell (no bandwidth: an I/O run) reads as 0.
+    auto number = [&](size_t i) { return r.cells[i].empty() ? 0.0 : std::stod(r.cells[i]); };
+    r.pes = std::stoi(r.cells[3]);
+    r.bytes = number(5);
+    r.min = number(7);
+    r.median = number(8);
+    r.max = number(10);
+    r.link_utilisation = number(12);
+    if (!r.cells[18].empty() && !r.cells[19].empty()) {
+      r.p05 = std::stod(r.cells[18]);
+      r.p95 = std::stod(r.cells[19]);
+    }
+    rows.push_back(r);
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.index < b.index; });
+  return rows;
+}
+
+// Job sizes on the x axis: by value on a log scale, unless two neighbours would crowd (closer than a
+// factor 1.25, like 512 and 532): then as evenly spaced labelled categories.
+struct XAxis {
+  bool categories = false;
+  std::map<int, int> position;  // pes -> category position
+  std::string setup;            // gnuplot lines
+  double x(int pes) const { return categories ? position.at(pes) : pes; }
+};
+
+XAxis x_axis(const std::set<int>& pes) {
+  XAxis a;
+  std::vector<int> v(pes.begin(), pes.end());
+  for (size_t i = 1; i < v.size(); ++i)
+    if (v[i] < 1.25 * v[i - 1]) a.categories = true;
+  if (a.categories) {
+    std::string tics;
+    for (size_t i = 0; i < v.size(); ++i) {
+      a.position[v[i]] = static_cast<int>(i);
+      tics += fmt::format("{}'{}' {}", i ? ", " : "", v[i], i);
+    }
+    a.setup = fmt::format("set xtics ({})\nset xrange [-0.4:{}.4]\n", tics, v.size() - 1);
+  } else if (v.size() == 1) {
+    a.setup = fmt::format("set logscale x 2\nset xrange [{}:{}]\nset xtics ({})\n", v[0] / 1.5, v[0] * 1.5, v[0]);
+  } else {
+    std::string tics;
+    for (size_t i = 0; i < v.size(); ++i) tics += fmt::format("{}{}", i ? ", " : "", v[i]);
+    a.setup =
+        fmt::format("set logscale x 2\nset xrange [{}:{}]\nset xtics ({})\n", v.front() / 1.2, v.back() * 1.2, tics);
+  }
+  return a;
+}
+
+std::string size_text(double bytes) {
+  if (bytes >= 1048576 && std::fmod(bytes, 1048576) == 0) return fmt::format("{:.0f} MiB", bytes / 1048576);
+  if (bytes >= 1024 && std::fmod(bytes, 1024) == 0) return fmt::format("{:.0f} KiB", bytes / 1024);
+  return fmt::format("{:.0f} B", bytes);
+}
+
+struct MachineInfo {
+  std::string path;
+  core::MachineSpec spec;
+};
+
+// The machines' parameters: value, range and where each comes from.
+std::string machines_html(const std::vector<MachineInfo>& machines) {
+  std::string out;
+  for (const auto& mi : machines) {
+    const core::MachineSpec& m = mi.spec;
+    out +=
+        fmt::format("<h3>{}</h3>\n<p class=\"meta\">{} &mdash; <code>{}</code>; torus {}, {} PEs</p>\n",
+                    html_escape(m.name), html_escape(m.doc), html_escape(mi.path),
+                    html_escape(fmt::format("{}x{}x{}", m.torus().dims()[0], m.torus().dims()[1], m.torus().dims()[2])),
+                    m.pe_count());
+    HtmlTable t;
+    t.id = "machine-" + m.name;
+    t.header = {"parameter", "value", "range", "range from", "provenance"};
+    auto add = [&](const std::string& path, double value, core::Quantity q) {
+      const auto u = m.uncertainty.find(path);
+      const auto p = m.provenance.find(path);
+      t.rows.push_back({path, core::format_quantity(value, q),
+                        u == m.uncertainty.end() ? "-"
+                                                 : core::format_quantity(u->second.low, q) + " .. " +
+                                                       core::format_quantity(u->second.high, q),
+                        u == m.uncertainty.end() ? "" : u->second.why, p == m.provenance.end() ? "" : p->second});
+    };
+    for (const auto& d : core::node_params()) add("node." + d.key, d.get(m.node), d.quantity);
+    for (const auto& d : core::network_params()) add("network." + d.key, d.get(m.network), d.quantity);
+    if (m.has_io())
+      for (const auto& d : core::io_params()) add("io." + d.key, d.get(m.io), d.quantity);
+    if (const core::SoftwareProfile* p = m.find_profile(m.default_profile))
+      for (const auto& d : core::profile_params())
+        add("software.profiles." + p->name + "." + d.key, d.get(*p), d.quantity);
+    out += table_html(t);
+  }
+  return out;
+}
+
+// The heat map of the most loaded point, from a rerun of it with --out (one child run).
+std::string heatmap_html(const std::vector<io::SweepPoint>& points, const Row& busiest, const std::string& files) {
+  const auto it =
+      std::find_if(points.begin(), points.end(), [&](const io::SweepPoint& p) { return p.index == busiest.index; });
+  if (it == points.end()) return "<p>(the most loaded point is not in the study any more)</p>\n";
+  const std::string out_dir = files + "/busiest-point";
+  std::filesystem::remove_all(out_dir);
+  std::vector<std::string> args = it->run_args();
+  args.pop_back();  // --summary
+  args.insert(args.end(), {"--out", out_dir});
+  const child::ChildOutcome o = child::run_child(args);
+  std::string svg_path;
+  if (o.exit_status == 0 && std::filesystem::is_directory(out_dir))
+    for (const auto& e : std::filesystem::directory_iterator(out_dir))
+      if (e.path().string().size() > 10 && e.path().string().rfind(".links.svg") == e.path().string().size() - 10)
+        svg_path = e.path().string();
+  const std::string caption = fmt::format(
+      "Link utilisation over the run of the most loaded point (#{}: {} on {}, {} PEs, {}; busiest link {} at {:.1f}%), "
+      "the busier direction of each link, x/y/z links in three panels.",
+      busiest.index, busiest.workload, busiest.machine, busiest.pes, size_text(busiest.bytes), busiest.cells[13],
+      100 * busiest.link_utilisation);
+  return figure_html("heatmap",
+                     svg_path.empty() ? "" : inline_gnuplot_svg(svg_path, "heatmap", {"x links", "y links", "z links"}),
+                     {"x links", "y links", "z links"}, html_escape(caption));
+}
+
+}  // namespace
+
+void write_sweep_manifest(const std::string& dir, const std::string& spec, int uncertainty) {
+  nlohmann::ordered_json j;
+  j["spec"] = std::filesystem::absolute(spec).lexically_normal().string();
+  j["t3sim"] = T3SIM_VERSION;
+  std::string command = "t3sim sweep " + spec + " --out " + dir;
+  if (uncertainty > 0) command += " --uncertainty " + std::to_string(uncertainty);
+  j["command"] = command;
+  j["uncertainty"] = uncertainty;
+  io::write_file_atomically(dir + "/sweep-manifest.json", j.dump(1) + "\n");
+}
+
+std::string write_sweep_report(const std::string& dir) {
+  const std::string manifest_path = dir + "/sweep-manifest.json";
+  if (!std::filesystem::exists(manifest_path))
+    throw std::runtime_error(manifest_path + " is missing: is " + dir + " the --out folder of a t3sim sweep?");
+  const auto manifest = nlohmann::json::parse(io::read_whole_file(manifest_path));
+  const std::string spec_path = manifest.at("spec").get<std::string>();
+  const io::SweepSpec spec = io::load_sweep(spec_path);
+  const auto points = io::sweep_points(spec);
+  const std::vector<Row> rows = read_rows(dir + "/sweep.csv");
+  if (rows.empty()) throw std::runtime_error(dir + "/sweep.csv has no results to report");
+  const std::string files = dir + "/report-files";
+  std::filesystem::create_directories(files);
+
+  std::vector<MachineInfo> machines;
+  std::map<std::string, const core::MachineSpec*> machine_by_name;
+  for (const auto& path : spec.machines) machines.push_back({path, io::load_machine(path)});
+  for (const auto& mi : machines) machine_by_name[mi.spec.name] = &mi.spec;
+
+  // One colour per pattern for the whole page, in the order the study lists them.
+  std::vector<std::string> patterns;
+  for (const auto& r : rows)
+    if (std::find(patterns.begin(), patterns.end(), r.workload) == patterns.end()) patterns.push_back(r.workload);
+  std::set<int> pes;
+  std::set<double> sizes;
+  std::set<std::string> machine_names;
+  for (const auto& r : rows) {
+    pes.insert(r.pes);
+    sizes.insert(r.bytes);
+    machine_names.insert(r.machine);
+  }
+  const XAxis axis = x_axis(pes);
+  const bool bands = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.p05.has_value(); });
+  const std::vector<std::string> dash = {"1", "2", "3", "4", "5"};
+
+  std::string plots;
+  int figure_number = 0;
+  if (!spec.plot.x.empty()) {  // a study with axes: its own figures instead of per-PE bandwidth
+    const StudyFigures study = plot_study_axes(dir + "/sweep.csv", files, spec);
+    if (!study.failure.empty()) throw std::runtime_error(study.failure);
+    for (const auto& f : study.figures) {
+      const std::string id = fmt::format("study-{}", ++figure_number);
+      plots += figure_html(id, inline_gnuplot_svg(f.svg, id, f.series), f.series, html_escape(f.caption));
+    }
+    sizes.clear();
+    machine_names.clear();
+  }
+  // Message sizes with bandwidth to plot (a workload of no sizes of its own, an MD run, has none).
+  for (auto it = sizes.begin(); it != sizes.end();)
+    it = std::any_of(rows.begin(), rows.end(), [&](const Row& r) { return r.bytes == *it && !r.cells[8].empty(); })
+             ? std::next(it)
+             : sizes.erase(it);
+  for (double bytes : sizes) {
+    const std::string stem = fmt::format("{}/pe-bandwidth-{:.0f}B", files, bytes);
+    std::string data, plot;
+    std::vector<std::string> series;
+    int block = 0, machine_number = 0;
+    for (const auto& machine : machine_names) {
+      for (const auto& pattern : patterns) {
+        std::string lines;
+        for (const auto& r : rows)
+          if (r.bytes == bytes && r.machine == machine && r.workload == pattern)
+            lines += fmt::format("{} {:.3f} {:.3f} {:.3f} {} {}\n", axis.x(r.pes), r.median, r.min, r.max,
+                                 r.p05 ? fmt::format("{:.3f}", *r.p05) : "NaN",
+                                 r.p95 ? fmt::format("{:.3f}", *r.p95) : "NaN");
+        if (lines.empty()) continue;
+        data += lines + "\n\n";
+        const std::string colour = pattern_colour(pattern, patterns);
+        const std::string name = machine_names.size() > 1 ? pattern + " on " + machine : pattern;
+        if (bands) {
+          plot += fmt::format(
+              "'{}.dat' index {} using 1:5:6 with filledcurves lc rgb '{}' fs transparent solid 0.18 "
+              "noborder title '{} 5-95%', ",
+              stem, block, colour, name);
+          series.push_back(name + " 5-95%");
+        }
+        plot += fmt::format(
+            "'{}.dat' index {} using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 dt {} lc rgb '{}' "
+            "title '{}', ",
+            stem, block, dash[static_cast<size_t>(machine_number) % dash.size()], colour, name);
+        series.push_back(name);
+        ++block;
+      }
+      ++machine_number;
+    }
+    // Reference lines: what the bandwidth should be read against.
+    machine_number = 0;
+    for (const auto& machine : machine_names) {
+      const auto it = machine_by_name.find(machine);
+      if (it == machine_by_name.end()) continue;
+      const core::MachineSpec& m = *it->second;
+      const std::string suffix = machine_names.size() > 1 ? " (" + machine + ")" : "";
+      plot += fmt::format("{:.3f} with lines lw 1.5 dt 2 lc rgb '#555555' title 'link rate {:.0f} MB/s{}', ",
+                          m.network.link_bandwidth / 1e6, m.network.link_bandwidth / 1e6, suffix);
+      series.push_back(fmt::format("link rate {:.0f} MB/s{}", m.network.link_bandwidth / 1e6, suffix));
+      if (const core::SoftwareProfile* p = m.find_profile(m.default_profile)) {
+        plot += fmt::format("{:.3f} with lines lw 1.5 dt 4 lc rgb '#999999' title 'PE put rate {:.0f} MB/s{}', ",
+                            p->put_bandwidth / 1e6, p->put_bandwidth / 1e6, suffix);
+        series.push_back(fmt::format("PE put rate {:.0f} MB/s{}", p->put_bandwidth / 1e6, suffix));
+      }
+      ++machine_number;
+    }
+    plot.resize(plot.size() - 2);
+    io::write_file_atomically(stem + ".dat", data);
+    io::write_file_atomically(
+        stem + ".gp",
+        fmt::format(
+            "set terminal svg size 1000,520 noenhanced font 'sans,12' background '#ffffff'\n"
+            "set output '{}.svg'\nset title 'Per-PE bandwidth, {} messages (median; bars: min..max over PEs{})'\n"
+            "set xlabel 'PEs in the job{}'\nset ylabel 'per-PE bandwidth (MB/s)'\n{}set grid\n"
+            "set key outside right top vertical Left reverse samplen 2\nset yrange [0:*]\n"
+            "set datafile missing 'NaN'\nplot {}\n",
+            stem, size_text(bytes), bands ? "; band: 5-95% over the parameter ranges" : "",
+            axis.categories ? " (labelled categories: the sizes crowd on a log axis)" : " (log scale)", axis.setup,
+            plot));
+    if (std::system(("gnuplot '" + stem + ".gp' 2>/dev/null").c_str()) != 0)
+      throw std::runtime_error("gnuplot failed on " + stem + ".gp");
+    const std::string id = fmt::format("bandwidth-{}", ++figure_number);
+    plots += figure_html(id, inline_gnuplot_svg(stem + ".svg", id, series), series,
+                         html_escape(fmt::format("{} messages: each PE's bandwidth (its bytes over the run's "
+                                                 "makespan), against the job size.",
+                                                 size_text(bytes))));
+  }
+  // Several machines (what-ifs of one machine: routings, failures, clocks): per-PE bandwidth by
+  // machine, one group of bars per pattern, each machine at its largest job size in the study.
+  if (machine_names.size() > 1) {
+    const std::vector<std::string> machine_order = [&] {
+      std::vector<std::string> order;
+      for (const auto& r : rows)
+        if (std::find(order.begin(), order.end(), r.machine) == order.end()) order.push_back(r.machine);
+      return order;
+    }();
+    for (double bytes : sizes) {
+      const std::string stem = fmt::format("{}/pe-bandwidth-by-machine-{:.0f}B", files, bytes);
+      std::string data = "# pattern, then per machine: median min max (MB/s)\n";
+      for (const auto& pattern : patterns) {
+        data += pattern;  // a label of one word (workload names have no spaces)
+        for (const auto& machine : machine_order) {
+          const Row* at = nullptr;
+          for (const auto& r : rows)
+            if (r.bytes == bytes && r.machine == machine && r.workload == pattern && (!at || r.pes > at->pes)) at = &r;
+          data += at ? fmt::format(" {:.3f} {:.3f} {:.3f}", at->median, at->min, at->max) : " NaN NaN NaN";
+        }
+        data += "\n";
+      }
+      std::string plot;
+      std::vector<std::string> series;
+      for (size_t k = 0; k < machine_order.size(); ++k) {
+        plot += fmt::format("{}'{}.dat' using {}:{}:{}{} title '{}'", k ? ", " : "", stem, 2 + 3 * k, 3 + 3 * k,
+                            4 + 3 * k, k == 0 ? ":xtic(1)" : "", machine_order[k]);
+        series.push_back(machine_order[k]);
+      }
+      io::write_file_atomically(stem + ".dat", data);
+      io::write_file_atomically(
+          stem + ".gp",
+          fmt::format("set terminal svg size 1100,560 noenhanced font 'sans,12' background '#ffffff'\n"
+                      "set output '{}.svg'\nset title 'Per-PE bandwidth by machine, {} messages (median; bars: "
+                      "min..max over PEs; each machine at its largest job size)'\n"
+                      "set ylabel 'per-PE bandwidth (MB/s)'\nset grid ytics\nset yrange [0:*]\n"
+                      "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+                      "set style fill solid 0.7 border -1\nset boxwidth 0.9\nset xtics nomirror rotate by -20\n"
+                      "set key outside right top vertical Left reverse samplen 2\nset datafile missing 'NaN'\n"
+                      "plot {}\n",
+                      stem, size_text(bytes), plot));
+      if (std::system(("gnuplot '" + stem + ".gp' 2>/dev/null").c_str()) != 0)
+        throw std::runtime_error("gnuplot failed on " + stem + ".gp");
+      const std::string id = fmt::format("bandwidth-{}", ++figure_number);
+      plots += figure_html(id, inline_gnuplot_svg(stem + ".svg", id, series), series,
+                           html_escape(fmt::format("{} messages: each machine's per-PE bandwidth by pattern, side "
+                                                   "by side (what-ifs of one machine: routings, failed links, ...).",
+                                                   size_text(bytes))));
+    }
+  }
+
+  HtmlTable results;
+  results.id = "results";
+  results.header = study::split_csv_line(io::sweep_header(spec));
+  for (const auto& r : rows) results.rows.push_back(r.cells);
+  const Row& busiest = *std::max_element(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    return a.link_utilisation < b.link_utilisation || (a.link_utilisation == b.link_utilisation && a.index > b.index);
+  });
+
+  std::string legend;
+  for (const auto& p : patterns)
+    legend += fmt::format("<span class=\"swatch\" style=\"background:{}\"></span>{} &nbsp; ",
+                          pattern_colour(p, patterns), html_escape(p));
+  const auto join = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+    return out;
+  };
+  std::vector<std::string> sizes_text;
+  for (double b : spec.sizes) sizes_text.push_back(size_text(b));
+  if (sizes_text.empty()) sizes_text.push_back("each workload's own");
+  std::string axes_text;  // the study's own axes and their values
+  for (const auto& a : spec.axes) {
+    std::vector<std::string> labels;
+    for (const auto& v : a.values) labels.push_back(v.label);
+    axes_text += "<li>" + html_escape(a.name) + ": " + html_escape(join(labels)) + "</li>";
+  }
+  if (!axes_text.empty())
+    axes_text = "<p>The study's axes (every combination was run):</p><ul>" + axes_text + "</ul>\n";
+  std::vector<std::string> pes_text;
+  for (int p : pes) pes_text.push_back(std::to_string(p));
+  std::string workloads;
+  for (const auto& w : spec.workloads) workloads += "<li><code>" + html_escape(w) + "</code></li>";
+  for (const auto& w : spec.traces) workloads += "<li><code>" + html_escape(w) + "</code> (trace)</li>";
+  std::string body = fmt::format(
+      "<h1>t3sim study {}</h1>\n<p class=\"meta\">t3sim {} &mdash; <code>{}</code> &mdash; {} points of {} in "
+      "<code>{}</code></p>\n",
+      html_escape(spec.name), html_escape(manifest.at("t3sim").get<std::string>()),
+      html_escape(manifest.at("command").get<std::string>()), rows.size(), points.size(), html_escape(spec_path));
+  body += "<h2>What was run</h2>\n";
+  body += fmt::format("<p>Job sizes: {} PEs. Placements: {}. Message sizes: {}.{}</p>\n<p>Workloads:</p><ul>{}</ul>\n",
+                      join(pes_text), html_escape(join(spec.placements)), join(sizes_text),
+                      bands ? fmt::format(" Each point was also run {} times over the machines' parameter ranges "
+                                          "(the 5-95% bands).",
+                                          manifest.value("uncertainty", 0))
+                            : "",
+                      workloads);
+  body += axes_text + machines_html(machines);
+  if (spec.plot.x.empty())
+    body += "<h2>Per-PE bandwidth</h2>\n<p>" + legend + "</p>\n" + series_toggles_html(patterns) + plots;
+  else
+    body += "<h2>" + html_escape(spec.name) + "</h2>\n" + plots;
+  body += "<h2>Most loaded point</h2>\n" + heatmap_html(points, busiest, files);
+  body += fmt::format(
+              "<h2>Results</h2>\n<p>{} points (click a column to sort). Bandwidths in MB/s, times in &micro;s, "
+              "utilisations as fractions of the link rate.</p>\n",
+              rows.size()) +
+          table_html(results);
+  const std::string page = dir + "/report.html";
+  io::write_file_atomically(page, page_html("t3sim study " + spec.name, body));
+  return page;
+}
+
+}  // namespace t3sim::report

@@ -1,0 +1,1 @@
+#include "sim/crowded/f4.hpp"

@@ -1,0 +1,1 @@
+#include "sim/crowded/f6.hpp"

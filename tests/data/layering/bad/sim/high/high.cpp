@@ -1,0 +1,2 @@
+#include "sim/high/high.hpp"
+#include "sim/nowhere/missing.hpp"

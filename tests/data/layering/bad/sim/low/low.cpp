@@ -1,0 +1,2 @@
+#include "sim/low/low.hpp"
+#include <yaml-cpp/yaml.h>

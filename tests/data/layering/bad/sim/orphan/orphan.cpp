@@ -1,0 +1,1 @@
+// no library declared here
