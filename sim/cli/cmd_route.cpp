@@ -1,11 +1,12 @@
 // `t3sim route`: the links between two PEs under the machine's routing and under every other (or one,
 // --routing), over the machine's failed links and --fail: a single route hop by hop, a multipath
 // routing's links with the share of the flow on each, nearest the source first (minimal_adaptive: the
-// route a flow alone takes; its shares follow the load only during a run).
+// route a flow alone takes; its shares follow the load only during a run). With --all: every pair of nodes.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <numeric>
 
 #include "sim/cli/commands.hpp"
@@ -103,6 +104,50 @@ int cmd_route(const RouteArgs& a) {
   }
   // Exit 2 when the routing asked for (or the machine's own) cannot route the pair.
   return unroutable > 0 && (kinds.size() == 1 || unroutable == static_cast<int>(kinds.size())) ? 2 : 0;
+}
+
+// `route --all`: every ordered pair of distinct torus nodes under one routing (the machine's, or
+// --routing), over its failed links, in node order, one line each: SRC_NODE DST_NODE, then LINK:SHARE
+// for each link, nearest the source first (then by id), each share to 6 significant digits; an
+// unroutable pair reads SRC_NODE DST_NODE unroutable. Deterministic: golden files pin every route.
+int cmd_route_all(const RouteArgs& a) {
+  core::MachineSpec m = io::load_machine(a.machine);
+  apply_params(m, a.run);
+  const core::Torus torus = m.torus();
+  const auto routing = core::make_routing(m);
+  const core::Coord& dims = torus.dims();
+  std::cout << fmt::format("# {}: torus {}x{}x{}, routing {}; per line SRC_NODE DST_NODE LINK:SHARE...\n", m.name,
+                           dims[0], dims[1], dims[2], core::routing_name(m.routing));
+  std::vector<core::LinkId> links;
+  std::vector<double> weights;
+  std::vector<size_t> order;
+  std::vector<int> depth;
+  std::string line;
+  const int nodes = torus.node_count();
+  for (int src = 0; src < nodes; ++src)
+    for (int dst = 0; dst < nodes; ++dst) {
+      if (src == dst) continue;
+      line = fmt::format("{} {}", src, dst);
+      links.clear();
+      weights.clear();
+      try {
+        routing->append_links(src, dst, links, weights);
+      } catch (const core::UnroutablePair&) {
+        std::cout << line << " unroutable\n";
+        continue;
+      }
+      order.resize(links.size());
+      std::iota(order.begin(), order.end(), 0);
+      if (!routing->single_route()) {  // a single route's links are in route order already
+        depth.resize(links.size());
+        for (size_t i = 0; i < links.size(); ++i) depth[i] = routing->hop_count(src, core::Torus::link_node(links[i]));
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return depth[x] < depth[y]; });
+      }
+      for (size_t i : order)
+        fmt::format_to(std::back_inserter(line), " {}:{:.6g}", core::Torus::link_name(links[i]), weights[i]);
+      std::cout << line << "\n";
+    }
+  return 0;
 }
 
 }  // namespace t3sim::cli

@@ -59,6 +59,8 @@ struct RouteArgs {
   RunArgs run;           // its routing and fail: the machine overrides, as for run
 };
 int cmd_route(const RouteArgs& a);
+// `route --all`: every ordered pair of nodes under one routing, one line each (the route goldens).
+int cmd_route_all(const RouteArgs& a);
 // Applies run's machine overrides (--param, --routing, --fail) to a loaded machine.
 void apply_params(core::MachineSpec& m, const RunArgs& a);
 int cmd_describe(const std::string& what, const std::string& file = "");

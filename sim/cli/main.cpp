@@ -139,8 +139,14 @@ int main(int argc, char** argv) {
       "route",
       "Print the links from one PE to another under the machine's routing and every other, with each link's share");
   route_cmd->add_option("--machine", route.machine, "machine YAML file")->required();
-  route_cmd->add_option("SRC_PE", route.src)->required();
-  route_cmd->add_option("DST_PE", route.dst)->required();
+  auto* route_src = route_cmd->add_option("SRC_PE", route.src, "required unless --all");
+  auto* route_dst = route_cmd->add_option("DST_PE", route.dst, "required unless --all");
+  bool route_all = false;
+  route_cmd
+      ->add_flag("--all", route_all,
+                 "every ordered pair of torus nodes under one routing, one line each: SRC_NODE DST_NODE LINK:SHARE...")
+      ->excludes(route_src)
+      ->excludes(route_dst);
   route_cmd->add_option("--routing", route.run.routing, "only this routing");
   route_cmd->add_option("--fail", route.run.fail, "links out of service, as for run (comma-separated or repeated)")
       ->delimiter(',');
@@ -271,7 +277,14 @@ int main(int argc, char** argv) {
       if (const int code = finish_point(sens.run, sens_text, "sensitivity")) return code;
       return cmd_sensitivity(sens);
     }
-    if (*route_cmd) return cmd_route(route);
+    if (*route_cmd) {
+      if (route_all) return cmd_route_all(route);
+      if (route_src->count() == 0 || route_dst->count() == 0) {
+        std::cerr << "t3sim route: SRC_PE and DST_PE are required (or --all)\n";
+        return 2;
+      }
+      return cmd_route(route);
+    }
     if (*describe_cmd) return cmd_describe(describe_what, describe_file);
     if (*val_cmd) return cmd_validate(val);
     if (*report_cmd) return cmd_report(report_dir);
