@@ -12,6 +12,7 @@
 
 #include "sim/calib/validation_run.hpp"
 #include "sim/io/output/results_writer.hpp"
+#include "sim/protocol/run_request.hpp"
 
 namespace t3sim::child {
 
@@ -53,37 +54,41 @@ ChildOutcome run_child(const std::vector<std::string>& args) {
 
 namespace {
 
-core::RunResult run_args_in_child(const std::vector<std::string>& args, const std::string& what) {
-  const ChildOutcome o = run_child(args);
+core::RunResult run_request_in_child(const protocol::RunRequest& request, const std::string& what) {
+  const ChildOutcome o = run_child(request.to_argv());
   if (o.exit_status != 0)
     throw std::runtime_error("child run of " + what + " failed with status " + std::to_string(o.exit_status));
   return io::parse_results_json(o.out);
 }
 
-std::vector<std::string> run_args(const std::string& machine, const std::string& workload, const std::string& profile,
+// A validation run: every record as JSON.
+protocol::RunRequest json_request(const std::string& machine, const std::string& workload, const std::string& profile,
                                   const std::map<std::string, std::string>& variables) {
-  std::vector<std::string> args = {"run", "--machine", machine, "--workload", workload, "--profile", profile, "--json"};
-  for (const auto& [name, value] : variables) args.insert(args.end(), {"--set", name + "=" + value});
-  return args;
+  protocol::RunRequest r;
+  r.machine = machine;
+  r.workload = workload;
+  r.profile = profile;
+  r.variables = variables;
+  r.json = true;
+  return r;
 }
 
 }  // namespace
 
 core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
                              const std::map<std::string, std::string>& variables) {
-  return run_args_in_child(run_args(machine, workload, profile, variables),
-                           workload + " on " + machine + " (profile " + profile + ")");
+  return run_request_in_child(json_request(machine, workload, profile, variables),
+                              workload + " on " + machine + " (profile " + profile + ")");
 }
 
 core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::RunKey& key) {
-  std::vector<std::string> args = run_args(suite.machine_path, suite.workload_path, key.profile, key.variables);
+  protocol::RunRequest r = json_request(suite.machine_path, suite.workload_path, key.profile, key.variables);
   if (key.background) {
-    args.insert(args.end(), {"--background", suite.background_path});
-    if (suite.background_pes > 0) args.insert(args.end(), {"--background-pes", std::to_string(suite.background_pes)});
-    for (const auto& [name, value] : key.background_variables)
-      args.insert(args.end(), {"--background-set", name + "=" + value});
+    r.background = suite.background_path;
+    r.background_pes = suite.background_pes;
+    r.background_variables = key.background_variables;
   }
-  return run_args_in_child(args, suite.workload_path + " on " + suite.machine_path + " (suite " + suite.id + ")");
+  return run_request_in_child(r, suite.workload_path + " on " + suite.machine_path + " (suite " + suite.id + ")");
 }
 
 std::map<calib::RunKey, core::RunResult> run_cases_in_children(const calib::SuiteSpec& suite,

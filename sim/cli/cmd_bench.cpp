@@ -29,6 +29,8 @@
 #include "sim/io/machine/machine_loader.hpp"
 #include "sim/io/output/results_writer.hpp"
 #include "sim/io/study/bench_suite.hpp"
+#include "sim/protocol/run_request.hpp"
+#include "sim/protocol/run_summary.hpp"
 
 namespace t3sim::cli {
 namespace {
@@ -46,33 +48,27 @@ struct DriverRuns {
 
 // The median per-PE bandwidth of a `run --summary` line, when its traffic report holds exactly one
 // measurement (one message size) with PEs in it; otherwise none (the verdict then judges the makespan only).
-std::optional<double> pe_bandwidth_median(const nlohmann::json& summary) {
-  const auto& sizes = summary.at("traffic").at("sizes");
-  if (sizes.size() != 1) return std::nullopt;
-  const auto& bw = sizes[0].at("pe_bandwidth_Bps");
-  if (bw.at("n").get<int>() == 0) return std::nullopt;
-  return bw.at("median").get<double>();
-}
-
 // `tag` names a variant of the driver's runs (its transfers file and its rows).
 DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int repeat, const std::string& out_dir,
                       const std::string& tag = "") {
   DriverRuns r;
   r.driver = driver + tag;
   r.transfers_path = out_dir + "/" + c.name + "." + r.driver + ".transfers.csv";
-  std::vector<std::string> args = {"run",      "--machine", c.machine,     "--summary",
-                                   "--driver", driver,      "--transfers", r.transfers_path};
+  protocol::RunRequest request;
+  request.machine = c.machine;
+  request.summary = true;
+  request.driver = driver;
+  request.transfers_file = r.transfers_path;
   if (!c.trace.empty()) {
-    args.insert(args.end(), {"--trace", c.trace});
+    request.trace = c.trace;
   } else {
-    args.insert(args.end(),
-                {"--workload", c.workload, "--pes", std::to_string(c.pes), "--size", fmt::format("{:.0f}B", c.bytes)});
+    request.workload = c.workload;
+    request.pes = c.pes;
+    request.size = c.bytes;
   }
-  for (const auto& [name, value] : c.variables) {
-    args.push_back("--set");
-    args.push_back(name + "=" + value);
-  }
-  if (!c.routing.empty()) args.insert(args.end(), {"--routing", c.routing});
+  request.variables = c.variables;
+  request.routing = c.routing;
+  const std::vector<std::string> args = request.to_argv();
   for (int i = 0; i < repeat; ++i) {
     const child::ChildOutcome o = child::run_child(args);
     if (o.exit_status != 0)
@@ -80,11 +76,11 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
                                std::to_string(o.exit_status));
     r.walls.push_back(o.wall_s);
     r.rss.push_back(o.peak_rss_bytes);
-    const auto j = nlohmann::json::parse(o.out);
-    r.makespan = j.at("traffic").at("makespan_s").get<double>();
-    r.pe_bandwidth = pe_bandwidth_median(j);
-    r.messages = j.at("traffic").at("transfers").get<size_t>();
-    r.operations = j.at("traffic").at("operations").get<size_t>();
+    const protocol::RunSummary summary = protocol::run_summary_from_json(o.out, "bench case " + c.name);
+    r.makespan = summary.makespan_s;
+    r.pe_bandwidth = summary.only_size_pe_median_Bps();
+    r.messages = summary.transfers;
+    r.operations = summary.operations;
     std::cerr << fmt::format("  {} {} run {}/{}: {:.2f} s, {:.0f} MiB\n", c.name, r.driver, i + 1, repeat, o.wall_s,
                              o.peak_rss_bytes / 1048576.0);
   }

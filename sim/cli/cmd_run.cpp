@@ -26,7 +26,7 @@
 namespace t3sim::cli {
 
 // Applies --param PATH=VALUE overrides: the value in the parameter's units, range-checked as in a file.
-void apply_params(core::MachineSpec& m, const RunArgs& a) {
+void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
   for (const auto& [path, text] : a.params) {
     const auto q = core::param_quantity(path);
     const bool known = q && core::param_value(m, path).has_value();
@@ -53,7 +53,7 @@ void apply_params(core::MachineSpec& m, const RunArgs& a) {
   core::normalise_links(m.failed_links);
 }
 
-int cmd_run(const RunArgs& a) {
+int cmd_run(const protocol::RunRequest& a) {
   if (a.uncertainty > 0) return cmd_run_uncertainty(a);
   core::MachineSpec machine = io::load_machine(a.machine);
   apply_params(machine, a);
@@ -128,8 +128,13 @@ int cmd_run(const RunArgs& a) {
   if (!pattern.empty()) {
     const std::string label = pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
     traffic = analysis::traffic_report(machine, *placement, result, label, job_pes);
-  } else if (is_trace || a.summary) {  // a step workload: every operation of the main job counts
+  } else if (is_trace || a.summary || !a.traffic_file.empty()) {  // a step workload: every operation counts
     traffic = analysis::traffic_report(machine, *placement, result, "", job_pes);
+  }
+  if (!a.traffic_file.empty()) {
+    const auto folder = std::filesystem::path(a.traffic_file).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder);
+    io::write_file_atomically(a.traffic_file, io::traffic_json(*traffic) + "\n");
   }
   const std::vector<analysis::PeTime> split = analysis::time_split(result, job_pes);
   if (!a.out_dir.empty()) {
@@ -146,7 +151,7 @@ int cmd_run(const RunArgs& a) {
     }
   }
   if (a.summary) {
-    std::cout << io::traffic_summary_line(result, *traffic) << "\n";
+    std::cout << io::run_summary(result, *traffic).to_json() << "\n";
   } else if (a.json)
     std::cout << io::results_json(result);
   else if (is_trace)

@@ -41,11 +41,14 @@ struct Running {
   std::chrono::steady_clock::time_point started;
 };
 
-pid_t start_point(const io::SweepPoint& p, const std::string& out_file, const std::string& err_file, int uncertainty) {
+pid_t start_point(const io::SweepPoint& p, const std::string& dir, const std::string& out_file,
+                  const std::string& err_file, int uncertainty) {
+  protocol::RunRequest request = p.request();
+  request.uncertainty = uncertainty;
+  request.traffic_file = study::point_traffic_file(dir, p.index);
   std::vector<std::string> args = {"t3sim"};
-  const auto run = p.run_args();
+  const auto run = request.to_argv();
   args.insert(args.end(), run.begin(), run.end());
-  if (uncertainty > 0) args.insert(args.end(), {"--uncertainty", std::to_string(uncertainty)});
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a sweep point");
   if (pid == 0) {
@@ -70,9 +73,9 @@ struct PointsRun {
   int failures = 0;
   std::map<std::string, double> wall;  // by point id
 };
-PointsRun run_points(const std::vector<io::SweepPoint>& todo, size_t already, size_t total, int jobs, int uncertainty,
-                     const std::string& rows_file, const std::string& failed_file, const std::string& scratch,
-                     const std::string& timing_file = "") {
+PointsRun run_points(const std::vector<io::SweepPoint>& todo, const std::string& dir, size_t already, size_t total,
+                     int jobs, int uncertainty, const std::string& rows_file, const std::string& failed_file,
+                     const std::string& scratch, const std::string& timing_file = "") {
   std::filesystem::create_directories(scratch);
   PointsRun run;
   std::map<pid_t, Running> running;
@@ -81,8 +84,8 @@ PointsRun run_points(const std::vector<io::SweepPoint>& todo, size_t already, si
     while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
       const auto& p = todo[next++];
       const std::string base = scratch + "/" + std::to_string(p.index);
-      running[start_point(p, base + ".json", base + ".err", uncertainty)] = {p, base + ".json", base + ".err",
-                                                                             std::chrono::steady_clock::now()};
+      running[start_point(p, dir, base + ".json", base + ".err", uncertainty)] = {p, base + ".json", base + ".err",
+                                                                                  std::chrono::steady_clock::now()};
     }
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);
@@ -146,8 +149,8 @@ int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& point
   const std::string scratch = files.rows.substr(0, files.rows.size() - 4) + ".running";
   // A task killed mid-write (a requeue, a node lost) leaves a torn last line: cut it before appending.
   for (const auto& f : {files.rows, files.failed, files.timing}) study::drop_torn_last_line(f);
-  const PointsRun run = run_points(todo, selected.size() - todo.size(), selected.size(), jobs, uncertainty, files.rows,
-                                   files.failed, scratch, files.timing);
+  const PointsRun run = run_points(todo, dir, selected.size() - todo.size(), selected.size(), jobs, uncertainty,
+                                   files.rows, files.failed, scratch, files.timing);
   std::filesystem::remove_all(scratch);
   std::cerr << fmt::format("sweep {} task: {} points run, {} failed\n", spec.name, todo.size(), run.failures);
   return run.failures > 0 ? 1 : 0;
@@ -185,7 +188,7 @@ int cmd_sweep(const SweepArgs& a) {
                            points.size(), points.size() - todo.size(), csv, todo.size(), jobs);
   const auto sweep_start = std::chrono::steady_clock::now();
   const PointsRun run =
-      run_points(todo, points.size() - todo.size(), points.size(), jobs, a.uncertainty, csv, "", dir + "/.points");
+      run_points(todo, dir, points.size() - todo.size(), points.size(), jobs, a.uncertainty, csv, "", dir + "/.points");
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count();
 
   // Point order, so that the same study gives the same file (rows found by id take the current index).

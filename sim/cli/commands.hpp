@@ -8,37 +8,11 @@
 
 #include "sim/core/machine/machine_spec.hpp"
 #include "sim/io/study/sweep_spec.hpp"
+#include "sim/protocol/run_request.hpp"
 
 namespace t3sim::cli {
 
-struct RunArgs {
-  std::string machine;
-  std::string workload;
-  std::string trace;          // a trace instead of a workload file (io/trace_loader.hpp)
-  bool strict = false;        // a TI trace's warnings are errors
-  bool expand_whole = false;  // a TI trace expanded whole before the run, not streamed
-  std::string profile;
-  std::string out_dir;
-  bool json = false;
-  std::map<std::string, std::string> variables;
-  int pes = 0;                                      // job size; 0: the workload's
-  double size = 0;                                  // one message size instead of the workload's sizes; 0: theirs
-  bool summary = false;                             // print one JSON line of the traffic report (for sweeps)
-  std::string paje;                                 // write a SimGrid Paje trace here
-  std::string background;                           // a second workload on the PEs the job leaves free
-  int background_pes = 0;                           // its size; 0: its file's
-  std::string background_placement = "contiguous";  // contiguous | random:SEED among the free PEs
-  std::map<std::string, std::string> background_variables;  // --background-set
-  std::string placement = "contiguous";
-  std::string driver = "fast";                              // fast | reference (engine/simulation.hpp)
-  std::string transfers_file;                               // also write the data movements (CSV) here
-  std::vector<std::pair<std::string, std::string>> params;  // machine parameter overrides: path, value with unit
-  std::string routing;                                      // torus.routing instead of the machine's; "": its own
-  std::vector<std::string> fail;  // failed links added to the machine's (failed_links.hpp names)
-  int uncertainty = 0;  // > 0: run the point this many times over the parameters' ranges (uncertainty_run.hpp)
-  uint64_t seed = 1;    // of the Latin hypercube
-};
-int cmd_run(const RunArgs& a);
+int cmd_run(const protocol::RunRequest& a);
 
 struct BenchArgs {
   std::string suite = "bench/suite.yaml";
@@ -55,14 +29,14 @@ int cmd_bench(const BenchArgs& a);
 
 struct RouteArgs {
   std::string machine;
-  int src = 0, dst = 0;  // machine PEs
-  RunArgs run;           // its routing and fail: the machine overrides, as for run
+  int src = 0, dst = 0;      // machine PEs
+  protocol::RunRequest run;  // its routing and fail: the machine overrides, as for run
 };
 int cmd_route(const RouteArgs& a);
 // `route --all`: every ordered pair of nodes under one routing, one line each (the route goldens).
 int cmd_route_all(const RouteArgs& a);
 // Applies run's machine overrides (--param, --routing, --fail) to a loaded machine.
-void apply_params(core::MachineSpec& m, const RunArgs& a);
+void apply_params(core::MachineSpec& m, const protocol::RunRequest& a);
 int cmd_describe(const std::string& what, const std::string& file = "");
 
 struct ValidateArgs {

@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> sets, params, background_sets;
     std::string size;
   };
-  auto add_point_options = [](CLI::App* cmd, RunArgs& run, PointText& text) {
+  auto add_point_options = [](CLI::App* cmd, t3sim::protocol::RunRequest& run, PointText& text) {
     cmd->add_option("--machine", run.machine, "machine YAML file")->required();
     // Exactly one of --workload and --trace: checked before running, with one message for both mistakes.
     cmd->add_option("--workload", run.workload, "workload YAML file");
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
                     "override a variable of the background job's workload: NAME=VALUE (repeatable)");
   };
   // Checks and converts the point's text options; 0 when fine, else the exit code (message printed).
-  auto finish_point = [](RunArgs& run, const PointText& text, const char* command) {
+  auto finish_point = [](t3sim::protocol::RunRequest& run, const PointText& text, const char* command) {
     if (run.workload.empty() == run.trace.empty()) {
       std::cerr << "t3sim " << command << ": give one of --workload FILE or --trace FILE\n";
       return 2;
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
     return 0;
   };
 
-  RunArgs run;
+  t3sim::protocol::RunRequest run;
   PointText run_text;
   auto* run_cmd = app.add_subcommand("run", "Simulate a workload on a machine and print its timings");
   add_point_options(run_cmd, run, run_text);
@@ -115,6 +115,9 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
   run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line");
   run_cmd->add_option("--paje", run.paje, "also write a SimGrid Paje trace of the run (view it in ViTE)");
+  run_cmd->add_option("--traffic", run.traffic_file,
+                      "also write the traffic report (JSON: per-size bandwidths, every link's load) to this file; "
+                      "with --uncertainty, the nominal run's");
   run_cmd->add_option("--transfers", run.transfers_file,
                       "also write every data movement (CSV) to this file (a streamed TI trace: one row per pair, "
                       "direction and mover, bytes summed; --expand-whole for every one)");
@@ -124,6 +127,10 @@ int main(int argc, char** argv) {
                    "headline figure's median and 5-95% band")
       ->check(CLI::Range(2, 10000));
   run_cmd->add_option("--seed", run.seed, "seed of the Latin hypercube")->capture_default_str();
+  // Hidden: print the request this command line makes (RunRequest::to_argv) and run nothing; the test
+  // that to_argv and this parser agree (tests/protocol/run_request_test.cpp).
+  bool echo_request = false;
+  run_cmd->add_flag("--echo-request", echo_request, "print the run's request as a command line and exit")->group("");
 
   SensitivityArgs sens;
   PointText sens_text;
@@ -265,6 +272,10 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) {
       if (const int code = finish_point(run, run_text, "run")) return code;
+      if (echo_request) {
+        std::cout << t3sim::protocol::argv_text(run.to_argv()) << "\n";
+        return 0;
+      }
       if (run.uncertainty > 0 &&
           (run.json || !run.out_dir.empty() || !run.paje.empty() || !run.transfers_file.empty())) {
         std::cerr << "t3sim run: --uncertainty reports bands (table, or --summary JSON); it writes no --out, --json, "

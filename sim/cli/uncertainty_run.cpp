@@ -7,69 +7,61 @@
 #include <cmath>
 #include <future>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "sim/child/child_run.hpp"
 #include "sim/core/machine/param_ranges.hpp"
 #include "sim/io/files/input_error.hpp"
 #include "sim/io/machine/machine_loader.hpp"
+#include "sim/protocol/run_summary.hpp"
 
 namespace t3sim::cli {
 namespace {
 
-// `t3sim run` with the point's own options and --summary (no outputs, no uncertainty of its own).
-std::vector<std::string> point_args(const RunArgs& a) {
-  std::vector<std::string> v = {"run",         "--machine", a.machine,  "--summary",
-                                "--placement", a.placement, "--driver", a.driver};
-  if (!a.trace.empty()) v.insert(v.end(), {"--trace", a.trace});
-  if (a.strict) v.push_back("--strict");
-  if (a.expand_whole) v.push_back("--expand-whole");
-  if (!a.workload.empty()) v.insert(v.end(), {"--workload", a.workload});
-  if (!a.profile.empty()) v.insert(v.end(), {"--profile", a.profile});
-  if (a.pes > 0) v.insert(v.end(), {"--pes", std::to_string(a.pes)});
-  if (a.size > 0) v.insert(v.end(), {"--size", fmt::format("{:.0f}B", a.size)});
-  for (const auto& [k, value] : a.variables) v.insert(v.end(), {"--set", k + "=" + value});
-  if (!a.background.empty()) {
-    v.insert(v.end(), {"--background", a.background, "--background-placement", a.background_placement});
-    if (a.background_pes > 0) v.insert(v.end(), {"--background-pes", std::to_string(a.background_pes)});
-    for (const auto& [k, value] : a.background_variables) v.insert(v.end(), {"--background-set", k + "=" + value});
-  }
-  for (const auto& [k, value] : a.params) v.insert(v.end(), {"--param", k + "=" + value});
-  if (!a.routing.empty()) v.insert(v.end(), {"--routing", a.routing});
-  for (const auto& f : a.fail) v.insert(v.end(), {"--fail", f});
-  return v;
+// The point as `run --summary`, without what only the whole command does (outputs, its own bands).
+protocol::RunRequest point_request(const protocol::RunRequest& a) {
+  protocol::RunRequest r = a;
+  r.summary = true;
+  r.json = false;
+  r.out_dir.clear();
+  r.transfers_file.clear();
+  r.traffic_file.clear();
+  r.paje.clear();
+  r.uncertainty = 0;
+  r.seed = protocol::RunRequest().seed;
+  return r;
 }
 
 struct Setting {
   std::vector<std::pair<std::string, double>> values;  // parameter path -> value
 };
 
-// Runs the point once per setting, `jobs` at a time; the summary lines in setting order.
-std::vector<std::string> run_settings(const RunArgs& a, const std::vector<Setting>& settings) {
+// Runs the point once per setting, `jobs` at a time; the summaries in setting order.
+std::vector<protocol::RunSummary> run_settings(const protocol::RunRequest& a, const std::vector<Setting>& settings) {
   const int jobs = std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
-  std::vector<std::string> out(settings.size());
+  std::vector<protocol::RunSummary> out(settings.size());
   for (size_t first = 0; first < settings.size(); first += static_cast<size_t>(jobs)) {
     std::vector<std::future<child::ChildOutcome>> running;
     const size_t last = std::min(settings.size(), first + static_cast<size_t>(jobs));
     for (size_t i = first; i < last; ++i) {
-      std::vector<std::string> args = point_args(a);
+      protocol::RunRequest r = point_request(a);
+      if (i == 0) r.traffic_file = a.traffic_file;  // the nominal run's traffic report
       for (const auto& [path, value] : settings[i].values)
-        args.insert(args.end(),
-                    {"--param", path + "=" + core::format_quantity_exact(value, *core::param_quantity(path))});
-      running.push_back(std::async(std::launch::async, [args] { return child::run_child(args); }));
+        r.params.emplace_back(path, core::format_quantity_exact(value, *core::param_quantity(path)));
+      running.push_back(std::async(std::launch::async, [args = r.to_argv()] { return child::run_child(args); }));
     }
     for (size_t i = first; i < last; ++i) {
       const child::ChildOutcome o = running[i - first].get();
       if (o.exit_status != 0)
         throw std::runtime_error(fmt::format("run {} of {} (parameters moved) failed with exit status {}", i + 1,
                                              settings.size(), o.exit_status));
-      out[i] = o.out.substr(0, o.out.find('\n'));
+      out[i] = protocol::run_summary_from_json(o.out.substr(0, o.out.find('\n')),
+                                               fmt::format("run {} of {}", i + 1, settings.size()));
     }
   }
   return out;
 }
 
-std::vector<core::RangedParam> params_of(const RunArgs& a, const core::MachineSpec& m) {
+std::vector<core::RangedParam> params_of(const protocol::RunRequest& a, const core::MachineSpec& m) {
   std::vector<core::RangedParam> params = core::ranged_params(m, a.profile);
   // A parameter fixed on the command line is not uncertain in this run.
   params.erase(std::remove_if(params.begin(), params.end(),
@@ -85,25 +77,13 @@ std::vector<core::RangedParam> params_of(const RunArgs& a, const core::MachineSp
   return params;
 }
 
-nlohmann::ordered_json band(const std::vector<double>& v) {
-  return {{"p05", core::quantile(v, 0.05)}, {"p50", core::quantile(v, 0.5)}, {"p95", core::quantile(v, 0.95)}};
+protocol::Band band(const std::vector<double>& v) {
+  return {core::quantile(v, 0.05), core::quantile(v, 0.5), core::quantile(v, 0.95)};
 }
 
 }  // namespace
 
-Headline headline_of(const std::string& summary_json) {
-  const auto j = nlohmann::json::parse(summary_json);
-  const auto& t = j.at("traffic");
-  Headline h;
-  h.makespan_s = t.at("makespan_s").get<double>();
-  for (const auto& s : t.at("sizes")) {
-    h.sizes.push_back(s.at("bytes").get<double>());
-    h.pe_median_Bps.push_back(s.at("pe_bandwidth_Bps").at("median").get<double>());
-  }
-  return h;
-}
-
-int cmd_run_uncertainty(const RunArgs& a) {
+int cmd_run_uncertainty(const protocol::RunRequest& a) {
   const core::MachineSpec machine = io::load_machine(a.machine);
   const std::vector<core::RangedParam> params = params_of(a, machine);
   const auto samples = core::latin_hypercube(params, a.uncertainty, a.seed);
@@ -113,30 +93,26 @@ int cmd_run_uncertainty(const RunArgs& a) {
     for (size_t d = 0; d < params.size(); ++d) s.values.emplace_back(params[d].path, row[d]);
     settings.push_back(std::move(s));
   }
-  const std::vector<std::string> lines = run_settings(a, settings);
-  const Headline nominal = headline_of(lines[0]);
+  const std::vector<protocol::RunSummary> runs = run_settings(a, settings);
+  const protocol::RunSummary& nominal = runs[0];
   std::vector<double> makespans;
   std::vector<std::vector<double>> medians(nominal.sizes.size());
-  for (size_t i = 1; i < lines.size(); ++i) {
-    const Headline h = headline_of(lines[i]);
-    makespans.push_back(h.makespan_s);
-    for (size_t s = 0; s < medians.size() && s < h.pe_median_Bps.size(); ++s) medians[s].push_back(h.pe_median_Bps[s]);
+  for (size_t i = 1; i < runs.size(); ++i) {
+    makespans.push_back(runs[i].makespan_s);
+    for (size_t s = 0; s < medians.size() && s < runs[i].sizes.size(); ++s)
+      medians[s].push_back(runs[i].sizes[s].pe_bandwidth_Bps.median);
   }
-  nlohmann::ordered_json u;
-  u["samples"] = a.uncertainty;
-  u["seed"] = a.seed;
-  u["design"] = "latin hypercube, uniform in each range";
-  u["parameters"] = nlohmann::ordered_json::array();
-  for (const auto& p : params)
-    u["parameters"].push_back({{"path", p.path}, {"low", p.range.low}, {"high", p.range.high}, {"why", p.range.why}});
-  u["makespan_s"] = band(makespans);
-  u["sizes"] = nlohmann::ordered_json::array();
-  for (size_t s = 0; s < medians.size(); ++s)
-    u["sizes"].push_back({{"bytes", nominal.sizes[s]}, {"pe_bandwidth_median_Bps", band(medians[s])}});
+  protocol::SummaryUncertainty u;
+  u.samples = a.uncertainty;
+  u.seed = a.seed;
+  u.design = "latin hypercube, uniform in each range";
+  for (const auto& p : params) u.parameters.push_back({p.path, p.range.low, p.range.high, p.range.why});
+  u.makespan_s = band(makespans);
+  for (size_t s = 0; s < medians.size(); ++s) u.sizes.push_back({nominal.sizes[s].bytes, band(medians[s])});
   if (a.summary) {
-    auto j = nlohmann::ordered_json::parse(lines[0]);
-    j["uncertainty"] = u;
-    std::cout << j.dump() << "\n";
+    protocol::RunSummary with_bands = nominal;
+    with_bands.uncertainty = u;
+    std::cout << with_bands.to_json() << "\n";
     return 0;
   }
   std::cout << fmt::format("{} runs over {} uncertain parameters (Latin hypercube, seed {}), and the nominal run:\n",
@@ -155,7 +131,8 @@ int cmd_run_uncertainty(const RunArgs& a) {
   };
   row("makespan (us)", nominal.makespan_s, makespans, 1e6);
   for (size_t s = 0; s < medians.size(); ++s)
-    row(fmt::format("per-PE MB/s, median, {:.0f} B", nominal.sizes[s]), nominal.pe_median_Bps[s], medians[s], 1e-6);
+    row(fmt::format("per-PE MB/s, median, {:.0f} B", nominal.sizes[s].bytes), nominal.sizes[s].pe_bandwidth_Bps.median,
+        medians[s], 1e-6);
   return 0;
 }
 
@@ -169,10 +146,9 @@ int cmd_sensitivity(const SensitivityArgs& a) {
     settings.push_back({{{p.path, p.range.low}}});
     settings.push_back({{{p.path, p.range.high}}});
   }
-  const std::vector<std::string> lines = run_settings(a.run, settings);
-  auto figure = [&](const std::string& line) {
-    const Headline h = headline_of(line);
-    return a.figure == "makespan" ? h.makespan_s : (h.pe_median_Bps.empty() ? 0.0 : h.pe_median_Bps[0]);
+  const std::vector<protocol::RunSummary> lines = run_settings(a.run, settings);
+  auto figure = [&](const protocol::RunSummary& run) {
+    return a.figure == "makespan" ? run.makespan_s : (run.sizes.empty() ? 0.0 : run.sizes[0].pe_bandwidth_Bps.median);
   };
   const double nominal = figure(lines[0]);
   struct Row {

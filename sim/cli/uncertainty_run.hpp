@@ -8,20 +8,12 @@
 
 namespace t3sim::cli {
 
-// The headline figures of one run, read from its `--summary` line.
-struct Headline {
-  double makespan_s = 0;
-  std::vector<double> sizes;          // bytes of each measurement
-  std::vector<double> pe_median_Bps;  // median per-PE bandwidth of each measurement
-};
-Headline headline_of(const std::string& summary_json);
-
 // Median and 5-95% band of each headline figure over N Latin-hypercube samples; with --summary, the
 // nominal run's summary line with an "uncertainty" object added (what `sweep` reads).
-int cmd_run_uncertainty(const RunArgs& a);
+int cmd_run_uncertainty(const protocol::RunRequest& a);
 
 struct SensitivityArgs {
-  RunArgs run;
+  protocol::RunRequest run;
   std::string figure = "makespan";  // makespan | pe_bandwidth (median per PE, first size)
 };
 // Each ranged parameter at its low and at its high end, the others nominal; parameters ranked by how

@@ -11,14 +11,16 @@
 #include <set>
 #include <sstream>
 
-#include "sim/child/child_run.hpp"
 #include "sim/core/machine/machine_params.hpp"
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/output/results_writer.hpp"
 #include "sim/io/study/sweep_spec.hpp"
 #include "sim/report/html_page.hpp"
+#include "sim/report/link_heatmap.hpp"
 #include "sim/report/report_style.hpp"
 #include "sim/report/sweep_axes_plot.hpp"
+#include "sim/study/sweep_parts.hpp"
 #include "sim/study/sweep_rows.hpp"
 
 namespace t3sim::report {
@@ -137,22 +139,21 @@ std::string machines_html(const std::vector<MachineInfo>& machines) {
   return out;
 }
 
-// The heat map of the most loaded point, from a rerun of it with --out (one child run).
-std::string heatmap_html(const std::vector<io::SweepPoint>& points, const Row& busiest, const std::string& files) {
+// The heat map of the most loaded point, from the traffic report its run wrote (`run --traffic`).
+std::string heatmap_html(const std::string& dir, const std::vector<io::SweepPoint>& points, const Row& busiest,
+                         const std::string& files) {
   const auto it =
       std::find_if(points.begin(), points.end(), [&](const io::SweepPoint& p) { return p.index == busiest.index; });
   if (it == points.end()) return "<p>(the most loaded point is not in the study any more)</p>\n";
-  const std::string out_dir = files + "/busiest-point";
-  std::filesystem::remove_all(out_dir);
-  std::vector<std::string> args = it->run_args();
-  args.pop_back();  // --summary
-  args.insert(args.end(), {"--out", out_dir});
-  const child::ChildOutcome o = child::run_child(args);
-  std::string svg_path;
-  if (o.exit_status == 0 && std::filesystem::is_directory(out_dir))
-    for (const auto& e : std::filesystem::directory_iterator(out_dir))
-      if (e.path().string().size() > 10 && e.path().string().rfind(".links.svg") == e.path().string().size() - 10)
-        svg_path = e.path().string();
+  const std::string traffic_path = study::point_traffic_file(dir, busiest.index);
+  if (!std::filesystem::exists(traffic_path))
+    return "<p>(no heat map: " + html_escape(traffic_path) +
+           " is missing; its run did not write a traffic report, as runs before t3sim wrote them did not)</p>\n";
+  analysis::TrafficReport traffic;
+  traffic.links = io::links_of_traffic_json(io::read_whole_file(traffic_path), traffic_path);
+  const std::string stem = files + "/busiest-point";
+  const std::string note = plot_link_heatmap(io::load_machine(it->machine), traffic, stem);
+  const std::string svg_path = note.empty() ? stem + ".links.svg" : "";
   const std::string caption = fmt::format(
       "Link utilisation over the run of the most loaded point (#{}: {} on {}, {} PEs, {}; busiest link {} at {:.1f}%), "
       "the busier direction of each link, x/y/z links in three panels.",
@@ -400,7 +401,7 @@ std::string write_sweep_report(const std::string& dir) {
     body += "<h2>Per-PE bandwidth</h2>\n<p>" + legend + "</p>\n" + series_toggles_html(patterns) + plots;
   else
     body += "<h2>" + html_escape(spec.name) + "</h2>\n" + plots;
-  body += "<h2>Most loaded point</h2>\n" + heatmap_html(points, busiest, files);
+  body += "<h2>Most loaded point</h2>\n" + heatmap_html(dir, points, busiest, files);
   body += fmt::format(
               "<h2>Results</h2>\n<p>{} points (click a column to sort). Bandwidths in MB/s, times in &micro;s, "
               "utilisations as fractions of the link rate.</p>\n",

@@ -53,6 +53,10 @@ std::vector<std::string> complete_lines(const std::string& path) {
 
 }  // namespace
 
+std::string point_traffic_file(const std::string& dir, int index) {
+  return dir + "/traffic/" + std::to_string(index) + ".json";
+}
+
 PartFiles part_files(const std::string& dir, const std::string& points_list) {
   const char* job = std::getenv("SLURM_ARRAY_JOB_ID");
   const char* task = std::getenv("SLURM_ARRAY_TASK_ID");

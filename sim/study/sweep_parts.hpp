@@ -19,6 +19,10 @@ struct PartFiles {
 };
 PartFiles part_files(const std::string& dir, const std::string& points_list);
 
+// DIR/traffic/INDEX.json: the traffic report point INDEX's run wrote (`run --traffic`), what the
+// report draws the most loaded point's heat map from.
+std::string point_traffic_file(const std::string& dir, int index);
+
 // Every complete row under DIR: DIR/sweep.csv and all DIR/parts/*.csv, by point id.
 std::map<std::string, std::string> rows_in_folder(const std::string& dir);
 

@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
 #include "sim/io/files/atomic_file.hpp"
+#include "sim/protocol/run_summary.hpp"
 
 namespace t3sim::study {
 namespace {
@@ -49,37 +49,28 @@ std::map<std::string, std::string> read_sweep_rows(const std::string& path) {
 }
 
 std::string sweep_row(const io::SweepPoint& p, const std::string& summary_json) {
-  const auto j = nlohmann::json::parse(summary_json);
-  const auto& t = j.at("traffic");
+  const protocol::RunSummary run = protocol::run_summary_from_json(summary_json, "point " + std::to_string(p.index));
   // A workload without messages of a size of their own (an MD run, file I/O) has no bandwidth cells.
   std::string bandwidth = ",,,,";
-  if (!t.at("sizes").empty()) {
-    const auto& size = t.at("sizes").at(0);
-    const auto& pe = size.at("pe_bandwidth_Bps");
-    bandwidth =
-        fmt::format("{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}", pe.at("min").get<double>() / 1e6,
-                    pe.at("median").get<double>() / 1e6, pe.at("mean").get<double>() / 1e6,
-                    pe.at("max").get<double>() / 1e6, size.at("pair_bandwidth_Bps").at("median").get<double>() / 1e6);
+  if (!run.sizes.empty()) {
+    const auto& pe = run.sizes[0].pe_bandwidth_Bps;
+    bandwidth = fmt::format("{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}", pe.min / 1e6, pe.median / 1e6, pe.mean / 1e6,
+                            pe.max / 1e6, run.sizes[0].pair_bandwidth_Bps.median / 1e6);
   }
   std::string bands = ",,,";
-  if (j.contains("uncertainty")) {  // 5-95% over the samples (run --uncertainty)
-    const auto& u = j.at("uncertainty");
-    const auto& m = u.at("makespan_s");
-    const auto& b = u.at("sizes").at(0).at("pe_bandwidth_median_Bps");
-    bands = fmt::format("{:.3f},{:.3f},{:.3f},{:.3f}", m.at("p05").get<double>() * 1e6, m.at("p95").get<double>() * 1e6,
-                        b.at("p05").get<double>() / 1e6, b.at("p95").get<double>() / 1e6);
+  if (run.uncertainty) {  // 5-95% over the samples (run --uncertainty)
+    const auto& m = run.uncertainty->makespan_s;
+    const auto& b = run.uncertainty->sizes.at(0).pe_bandwidth_median_Bps;
+    bands = fmt::format("{:.3f},{:.3f},{:.3f},{:.3f}", m.p05 * 1e6, m.p95 * 1e6, b.p05 / 1e6, b.p95 / 1e6);
   }
-  const double makespan = t.at("makespan_s").get<double>();
   std::string axes;  // a study with axes: when the main job ended (a background job runs on), and the labels
   if (!p.labels.empty()) {
-    axes = fmt::format(",{:.3f}", j.value("main_job_end_s", makespan) * 1e6);
+    axes = fmt::format(",{:.3f}", run.main_job_end_s.value_or(run.makespan_s) * 1e6);
     for (const auto& [axis, label] : p.labels) axes += "," + label;
   }
-  return fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{:.4f},{},{:.4f},{},{}{},{}", p.index,
-                     j.at("machine").get<std::string>(), j.at("workload").get<std::string>(), p.pes, p.placement,
-                     p.bytes, makespan * 1e6, bandwidth, t.at("max_link_utilisation").get<double>(),
-                     t.at("busiest_link").get<std::string>(), t.at("bisection").at("utilisation").get<double>(),
-                     t.at("transfers").get<size_t>(), bands, axes, p.id());
+  return fmt::format("{},{},{},{},{},{:.0f},{:.3f},{},{:.4f},{},{:.4f},{},{}{},{}", p.index, run.machine, run.workload,
+                     p.pes, p.placement, p.bytes, run.makespan_s * 1e6, bandwidth, run.max_link_utilisation,
+                     run.busiest_link, run.bisection.utilisation, run.transfers, bands, axes, p.id());
 }
 
 std::vector<std::string> split_csv_line(const std::string& line) {

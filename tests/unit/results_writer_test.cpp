@@ -46,3 +46,23 @@ TEST(ResultsWriter, JsonKeepsFlowTimes) {
 }
 
 TEST(ResultsWriter, RejectsForeignJson) { EXPECT_THROW(io::parse_results_json("{\"x\":1}"), std::runtime_error); }
+
+// The report draws the most loaded point's heat map from the traffic report its run wrote: every link
+// comes back with its load, and the torus links with their dimension and direction.
+TEST(ResultsWriter, TrafficLinksReadBackWithTheirDimensions) {
+  analysis::TrafficReport t;
+  t.links = {{"eject.n0", -1, false, 2.5e8, 0.9999903093300032},
+             {"n32.z-", 2, false, 2e8, 0.7558981865801606},
+             {"n1.x+", 0, true, 2097152, 0.00787393944354335},
+             {"inject.n1", -1, true, 2097152, 0.00787393944354335}};
+  const auto back = io::links_of_traffic_json(io::traffic_json(t), "t.json");
+  ASSERT_EQ(back.size(), t.links.size());
+  for (size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(back[i].name, t.links[i].name);
+    EXPECT_EQ(back[i].bytes, t.links[i].bytes);
+    EXPECT_EQ(back[i].utilisation, t.links[i].utilisation);  // exactly: the heat map is byte-identical
+    EXPECT_EQ(back[i].dim, t.links[i].dim);
+    if (back[i].dim >= 0) EXPECT_EQ(back[i].plus, t.links[i].plus);
+  }
+  EXPECT_THROW(io::links_of_traffic_json("{\"makespan_s\": 1}", "t.json"), std::runtime_error);
+}

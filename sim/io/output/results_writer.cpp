@@ -142,18 +142,53 @@ std::string traffic_json(const analysis::TrafficReport& t) {
   return j.dump(1);
 }
 
-std::string traffic_summary_line(const core::RunResult& r, const analysis::TrafficReport& t) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(traffic_json(t));
-  j.erase("links");
-  j["max_link_utilisation"] = t.links.empty() ? 0.0 : t.links.front().utilisation;
-  j["busiest_link"] = t.links.empty() ? "" : t.links.front().name;
-  j["transfers"] = r.transfers.size();
-  j["operations"] = r.summed ? static_cast<size_t>(summed_calls(r)) : r.records.size();
-  if (r.summed) j["summed_records"] = r.records.size();  // RunResult::summed: records are sums
-  nlohmann::ordered_json out = run_identity(r);
-  if (r.main_job_end != r.makespan) out["main_job_end_s"] = r.main_job_end;  // a background job ran on
-  out["traffic"] = j;
-  return out.dump();
+std::vector<analysis::LinkLoad> links_of_traffic_json(const std::string& text, const std::string& name) {
+  std::vector<analysis::LinkLoad> links;
+  try {
+    const nlohmann::json report = nlohmann::json::parse(text);  // kept: the loop reads into it
+    for (const auto& l : report.at("links")) {
+      analysis::LinkLoad load;
+      load.name = l.at("link").get<std::string>();
+      load.bytes = l.at("bytes").get<double>();
+      load.utilisation = l.at("utilisation").get<double>();
+      const size_t dot = load.name.find('.');
+      if (load.name[0] == 'n' && dot != std::string::npos && dot + 1 < load.name.size() &&
+          std::string("xyz").find(load.name[dot + 1]) != std::string::npos) {
+        load.dim = static_cast<int>(std::string("xyz").find(load.name[dot + 1]));
+        load.plus = load.name.back() == '+';
+      }
+      links.push_back(load);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(name + ": not a traffic report (" + e.what() + ")");
+  }
+  return links;
+}
+
+protocol::RunSummary run_summary(const core::RunResult& r, const analysis::TrafficReport& t) {
+  protocol::RunSummary s;
+  s.machine = r.machine;
+  s.profile = r.profile;
+  s.workload = r.workload;
+  s.pes = r.pes;
+  s.placement = r.placement;
+  if (r.main_job_end != r.makespan) s.main_job_end_s = r.main_job_end;  // a background job ran on
+  s.makespan_s = t.makespan;
+  const auto distribution = [](const analysis::Distribution& d) {
+    return protocol::SummaryDistribution{d.n, d.min, d.median, d.mean, d.max};
+  };
+  for (const auto& size : t.sizes)
+    s.sizes.push_back({size.bytes, size.span, distribution(size.pe_bandwidth), distribution(size.pair_bandwidth)});
+  for (const auto& d : t.dimensions)
+    s.dimensions.push_back({std::string(1, "xyz"[d.dim]), d.plus ? "+" : "-", d.mean_utilisation, d.max_utilisation});
+  s.bisection = {t.bisection_dim >= 0 ? std::string(1, "xyz"[t.bisection_dim]) : "", t.bisection_bytes,
+                 t.bisection_bandwidth, t.bisection_utilisation};
+  s.max_link_utilisation = t.links.empty() ? 0.0 : t.links.front().utilisation;
+  s.busiest_link = t.links.empty() ? "" : t.links.front().name;
+  s.transfers = r.transfers.size();
+  s.operations = r.summed ? static_cast<size_t>(summed_calls(r)) : r.records.size();
+  if (r.summed) s.summed_records = r.records.size();  // RunResult::summed: records are sums
+  return s;
 }
 
 std::string transfers_csv(const core::RunResult& r) {

@@ -7,6 +7,7 @@
 #include "sim/analysis/time_split.hpp"
 #include "sim/analysis/traffic_report.hpp"
 #include "sim/core/run/results.hpp"
+#include "sim/protocol/run_summary.hpp"
 
 namespace t3sim::io {
 
@@ -21,8 +22,13 @@ std::string results_csv(const core::RunResult& r);
 // The traffic report of a pattern run, for people and as a JSON object's text.
 std::string traffic_summary(const analysis::TrafficReport& t);
 std::string traffic_json(const analysis::TrafficReport& t);
-// One JSON line: the run's identity, makespan, per-size bandwidths, worst link and bisection (sweeps).
-std::string traffic_summary_line(const core::RunResult& r, const analysis::TrafficReport& t);
+// The links of what traffic_json wrote (name, bytes, utilisation; dimension and direction from the
+// name: "n12.y-" is y, minus; "inject.n3" and "eject.n3" none), busiest first as written; throws
+// std::runtime_error naming `name` on a text that is not one.
+std::vector<analysis::LinkLoad> links_of_traffic_json(const std::string& text, const std::string& name);
+// What `run --summary` prints (protocol/run_summary.hpp): the run's identity, makespan, per-size
+// bandwidths, busiest link, bisection and counts.
+protocol::RunSummary run_summary(const core::RunResult& r, const analysis::TrafficReport& t);
 // Every data movement, one CSV row each (src,dst,bytes,start_s,end_s,iteration).
 std::string transfers_csv(const core::RunResult& r);
 

@@ -56,16 +56,14 @@ RunSettings RunSettings::overlaid(const RunSettings& over) const {
   return out;
 }
 
-std::vector<std::string> RunSettings::run_options() const {
-  std::vector<std::string> args;
-  for (const auto& [k, v] : sets) args.insert(args.end(), {"--set", k + "=" + v});
-  for (const auto& [k, v] : params) args.insert(args.end(), {"--param", k + "=" + v});
+void RunSettings::apply_to(protocol::RunRequest& r) const {
+  for (const auto& [k, v] : sets) r.variables[k] = v;
+  for (const auto& [k, v] : params) r.params.emplace_back(k, v);
   if (!background.empty()) {
-    args.insert(args.end(), {"--background", background});
-    if (background_pes > 0) args.insert(args.end(), {"--background-pes", std::to_string(background_pes)});
-    for (const auto& [k, v] : background_sets) args.insert(args.end(), {"--background-set", k + "=" + v});
+    r.background = background;
+    r.background_pes = background_pes;
+    r.background_variables = background_sets;
   }
-  return args;
 }
 
 RunSettings read_run_settings(const YAML::Node& node, const std::string& file, const std::string& path) {

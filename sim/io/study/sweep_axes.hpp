@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/protocol/run_request.hpp"
+
 namespace t3sim::io {
 
 // Options of one `t3sim run`, as the sweep passes them to a point's process.
@@ -29,8 +31,8 @@ struct RunSettings {
 
   // `over` layered on top of this one (its values win).
   RunSettings overlaid(const RunSettings& over) const;
-  // The command-line options, in a fixed order (sorted keys): the same settings give the same argv.
-  std::vector<std::string> run_options() const;
+  // Sets these in a run's request (workload variables added, parameters appended, the background).
+  void apply_to(protocol::RunRequest& r) const;
 };
 
 struct AxisValue {

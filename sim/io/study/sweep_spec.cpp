@@ -116,15 +116,16 @@ std::string SweepPoint::id() const {
   return id;
 }
 
-std::vector<std::string> SweepPoint::run_args() const {
-  std::vector<std::string> args = {
-      "run",         "--machine", machine, trace ? "--trace" : "--workload", workload, "--pes", std::to_string(pes),
-      "--placement", placement};
-  if (bytes > 0) args.insert(args.end(), {"--size", fmt::format("{:.0f}B", bytes)});
-  const auto options = settings.run_options();
-  args.insert(args.end(), options.begin(), options.end());
-  args.push_back("--summary");
-  return args;
+protocol::RunRequest SweepPoint::request() const {
+  protocol::RunRequest r;
+  r.machine = machine;
+  (trace ? r.trace : r.workload) = workload;
+  r.pes = pes;
+  r.placement = placement;
+  r.size = bytes;
+  settings.apply_to(r);
+  r.summary = true;
+  return r;
 }
 
 SweepSpec load_sweep(const std::string& path) {

@@ -41,8 +41,8 @@ struct SweepPoint {
   RunSettings settings;                                     // what the point's run is given beyond the above
   // "machine-file|workload-file|pes|placement|bytes" then "|axis=label" per axis, stable across runs
   std::string id() const;
-  // The `t3sim run` arguments after the program name.
-  std::vector<std::string> run_args() const;
+  // What the point's `t3sim run` is asked (with --summary: sweep.csv's row is read from its answer).
+  protocol::RunRequest request() const;
 };
 
 SweepSpec load_sweep(const std::string& path);
