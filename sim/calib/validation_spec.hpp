@@ -7,6 +7,8 @@
 #include <tuple>
 #include <vector>
 
+#include "sim/core/support/enum_names.hpp"
+
 namespace t3sim::calib {
 
 // A model with more free parameters than this per profile is a lookup table, not a model.
@@ -20,6 +22,13 @@ enum class Statistic {
   ModelMaxRelErrorPct,  // swap runs: max relative error of latency + size/bandwidth, percent
   MainJobEnd,           // when the main job's last PE finished (a background job's tail left out), s
 };
+// As a metric's `statistic:` names them; RecordDuration has no name: it is a metric without one (with
+// `record:` and `holds:` instead).
+constexpr core::NameTable<Statistic, 4> kStatisticNames = {{Statistic::PeakBandwidth, "peak_bandwidth_MBps"},
+                                                           {Statistic::EstimatedLatency, "estimated_latency_us"},
+                                                           {Statistic::ModelMaxRelErrorPct, "model_max_rel_error_pct"},
+                                                           {Statistic::MainJobEnd, "main_job_end_s"}};
+constexpr const auto& name_table(Statistic) { return kStatisticNames; }
 const char* statistic_unit(Statistic s);
 
 // A tolerance rule; the first rule that matches a case wins. Empty metric matches every metric.
@@ -43,9 +52,15 @@ struct MetricSpec {
   Statistic statistic = Statistic::RecordDuration;
   std::string record;        // RecordDuration: label of the workload step whose duration is predicted
   bool report_only = false;  // shown beside the others, but no target: not in the statistics or the verdict
-  enum class Holds { TimeSeconds, RateMBps } holds = Holds::TimeSeconds;  // RecordDuration: what the column holds
+  enum class Holds { TimeSeconds, RateMBps };
+  Holds holds = Holds::TimeSeconds;              // RecordDuration: what the column holds (`holds:`, kHoldsNames)
   std::map<std::string, std::string> variables;  // workload variables this metric's runs set (e.g. a build)
 };
+
+// As a metric's `holds:` names them.
+constexpr core::NameTable<MetricSpec::Holds, 2> kHoldsNames = {{MetricSpec::Holds::TimeSeconds, "time_s"},
+                                                               {MetricSpec::Holds::RateMBps, "rate_MBps"}};
+constexpr const auto& name_table(MetricSpec::Holds) { return kHoldsNames; }
 
 // A workload variable `t3sim calibrate` fits (instead of machine parameters) so that the mean
 // relative error of the cases it covers is 0: one value for all of them, or one per row (per_row_column

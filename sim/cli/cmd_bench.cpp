@@ -24,6 +24,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/core/routing/routing.hpp"
 #include "sim/core/support/units.hpp"
+#include "sim/engine/simulation.hpp"
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/files/input_error.hpp"
 #include "sim/io/machine/machine_loader.hpp"
@@ -34,6 +35,9 @@
 
 namespace t3sim::cli {
 namespace {
+
+const std::string kFastDriver = core::enum_name(engine::Driver::Fast);
+const std::string kReferenceDriver = core::enum_name(engine::Driver::Reference);
 
 struct DriverRuns {
   std::string driver;
@@ -300,16 +304,15 @@ int cmd_bench(const BenchArgs& a) {
   for (size_t i = 0; i < cases.size(); ++i) {
     const io::BenchCase& c = cases[i];
     std::cerr << fmt::format("[{}/{}] {}: {}\n", i + 1, cases.size(), c.name, c.doc);
-    std::vector<DriverRuns> runs = {run_driver(c, "fast", a.repeat, a.out_dir)};
+    std::vector<DriverRuns> runs = {run_driver(c, kFastDriver, a.repeat, a.out_dir)};
     std::vector<Member> members, fast_members;
     // A SimGrid comm follows one route: a multipath routing has no reference run (not judged).
     core::MachineSpec machine = io::load_machine(c.machine);
-    if (!c.routing.empty()) machine.routing = *core::routing_from_name(c.routing);
-    const bool multipath = !core::make_routing(machine)->single_route();
-    if (multipath)
-      std::cerr << "  no reference run: routing " << core::routing_name(machine.routing) << " is multipath\n";
+    if (!c.routing.empty()) machine.routing = *core::enum_value<core::RoutingKind>(c.routing);
+    const bool multipath = engine::driver_refusal(machine, engine::Driver::Reference).has_value();
+    if (multipath) std::cerr << "  no reference run: routing " << core::enum_name(machine.routing) << " is multipath\n";
     if (a.reference_repeat > 0 && !multipath) {
-      runs.push_back(run_driver(c, "reference", a.reference_repeat, a.out_dir));
+      runs.push_back(run_driver(c, kReferenceDriver, a.reference_repeat, a.out_dir));
       const DriverRuns& ref = runs[1];
       members.push_back({0, ref.makespan, ref.pe_bandwidth, analysis::distribution_of(ref.walls).median});
       if (c.chaotic && a.ensemble > 0) {
@@ -318,9 +321,9 @@ int cmd_bench(const BenchArgs& a) {
         for (int k = 1; k < a.ensemble; ++k) {
           const io::BenchCase twin_case = perturbed(c, a.out_dir, k);
           const std::string tag = fmt::format("-rd+{}e-9", k);
-          const DriverRuns twin = run_driver(twin_case, "reference", 1, a.out_dir, tag);
+          const DriverRuns twin = run_driver(twin_case, kReferenceDriver, 1, a.out_dir, tag);
           members.push_back({k, twin.makespan, twin.pe_bandwidth, twin.walls[0]});
-          const DriverRuns fast_twin = run_driver(twin_case, "fast", 1, a.out_dir, tag);
+          const DriverRuns fast_twin = run_driver(twin_case, kFastDriver, 1, a.out_dir, tag);
           fast_members.push_back({k, fast_twin.makespan, fast_twin.pe_bandwidth, fast_twin.walls[0]});
         }
       }
@@ -349,7 +352,7 @@ int cmd_bench(const BenchArgs& a) {
                       {"operations", r.operations}, {"operations_per_s", op_rate}};
       csv += fmt::format("{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{},{:.1f},{:.9e}", c.name, r.driver, r.walls.size(),
                          wall, walls.min, walls.max, rss, r.messages, rate, r.makespan);
-      if (r.driver == "fast" && runs.size() == 2) {
+      if (r.driver == kFastDriver && runs.size() == 2) {
         const DriverRuns& ref = runs[1];
         const auto cmp =
             analysis::compare_transfers(read_transfers(ref.transfers_path), read_transfers(r.transfers_path));
@@ -369,7 +372,7 @@ int cmd_bench(const BenchArgs& a) {
         csv += ",,,,,,";
       }
       csv += fmt::format(",{},{:.1f},{}", r.operations, op_rate, optional_csv(r.pe_bandwidth));
-      if (r.driver == "fast") {
+      if (r.driver == kFastDriver) {
         const bool ref = !members.empty();
         csv += fmt::format(",{},{},{},{},{},{},{}\n", v.judged_as, ref ? fmt::format("{:.9e}", v.makespan.min) : "",
                            ref ? fmt::format("{:.9e}", v.makespan.max) : "",
@@ -430,7 +433,7 @@ int cmd_bench(const BenchArgs& a) {
                             v.bandwidth ? range_text(*v.bandwidth, ensemble, "{:.2f}", 1e-6) : "-", v.verdict.text);
 
     if (a.noise_floor) {
-      const DriverRuns twin = run_driver(perturbed(c, a.out_dir, 1), "fast", 1, a.out_dir, "-perturbed");
+      const DriverRuns twin = run_driver(perturbed(c, a.out_dir, 1), kFastDriver, 1, a.out_dir, "-perturbed");
       const auto cmp =
           analysis::compare_transfers(read_transfers(runs[0].transfers_path), read_transfers(twin.transfers_path));
       if (!cmp.mismatch.empty()) throw std::runtime_error("bench case " + c.name + ": " + cmp.mismatch);

@@ -36,7 +36,7 @@ void print_machine_values(const std::string& file) {
   std::string failed;
   for (core::LinkId l : m.failed_links) failed += " " + core::Torus::link_name(l);
   std::cout << fmt::format("  torus {}x{}x{}, routing {}, failed links:{}\n", m.dims[0], m.dims[1], m.dims[2],
-                           core::routing_name(m.routing), failed.empty() ? " none" : failed);
+                           core::enum_name(m.routing), failed.empty() ? " none" : failed);
   std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", "parameter", "value", "range", "range from");
   auto line = [&](const std::string& path, double value, core::Quantity q) {
     auto it = m.uncertainty.find(path);

@@ -73,13 +73,13 @@ int cmd_route(const RouteArgs& a) {
   const core::RoutingKind own = m.routing;
   std::vector<core::RoutingKind> kinds = {own};
   if (a.run.routing.empty())
-    for (core::RoutingKind k : core::all_routings())
+    for (core::RoutingKind k : core::enum_values<core::RoutingKind>())
       if (k != own) kinds.push_back(k);
   int unroutable = 0;
   for (core::RoutingKind kind : kinds) {
     core::MachineSpec variant = m;
     variant.routing = kind;
-    std::cout << fmt::format("{}{}:\n", core::routing_name(kind),
+    std::cout << fmt::format("{}{}:\n", core::enum_name(kind),
                              kind == own && a.run.routing.empty() ? " (the machine's)" : "");
     const auto routing = core::make_routing(variant);
     std::vector<core::LinkId> links;
@@ -117,7 +117,7 @@ int cmd_route_all(const RouteArgs& a) {
   const auto routing = core::make_routing(m);
   const core::Coord& dims = torus.dims();
   std::cout << fmt::format("# {}: torus {}x{}x{}, routing {}; per line SRC_NODE DST_NODE LINK:SHARE...\n", m.name,
-                           dims[0], dims[1], dims[2], core::routing_name(m.routing));
+                           dims[0], dims[1], dims[2], core::enum_name(m.routing));
   std::vector<core::LinkId> links;
   std::vector<double> weights;
   std::vector<size_t> order;

@@ -40,9 +40,9 @@ void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
     throw io::InputError({"--param", 0, 0}, wrong->first, wrong->second,
                          fmt::format("{:g}", *core::param_value(m, wrong->first)));
   if (!a.routing.empty()) {
-    const auto kind = core::routing_from_name(a.routing);
+    const auto kind = core::enum_value<core::RoutingKind>(a.routing);
     if (!kind)
-      throw io::InputError({"--routing", 0, 0}, "", "must be one of " + core::routing_names_text(", "),
+      throw io::InputError({"--routing", 0, 0}, "", "must be one of " + core::enum_names_text<core::RoutingKind>(", "),
                            "'" + a.routing + "'");
     m.routing = *kind;
   }
@@ -74,7 +74,7 @@ int cmd_run(const protocol::RunRequest& a) {
   std::optional<core::JobPlacement> placement;
   try {
     placement = core::make_placement(machine, loaded.workload.pes, a.placement);
-  } catch (const std::invalid_argument& e) {
+  } catch (const core::ModelError& e) {
     throw io::InputError({"--placement", 0, 0}, "", e.what(), a.placement);
   }
   for (const core::Repeat& r : loaded.workload.repeats)
@@ -101,13 +101,10 @@ int cmd_run(const protocol::RunRequest& a) {
                              "' writes or reads files, and this machine has no I/O nodes "
                              "(no io section)");
   engine::SimulationOptions options;
-  engine::parse_driver(a.driver, &options.driver);  // CLI11 checked the name
+  options.driver = *core::enum_value<engine::Driver>(a.driver);  // CLI11 checked the name
   options.paje_file = a.paje;
-  if ((options.driver == engine::Driver::Reference || !a.paje.empty()) && !core::make_routing(machine)->single_route())
-    throw io::InputError({a.paje.empty() ? "--driver" : "--paje", 0, 0}, "",
-                         std::string("routing ") + core::routing_name(machine.routing) +
-                             " spreads each flow over several routes; the reference driver (and --paje, which uses "
-                             "it) carries one SimGrid route per flow: use the fast driver");
+  if (auto why = engine::driver_refusal(machine, a.paje.empty() ? options.driver : engine::Driver::Reference))
+    throw io::InputError({a.paje.empty() ? "--driver" : "--paje", 0, 0}, "", *why);
   const auto wall_start = std::chrono::steady_clock::now();
   const core::RunResult result = engine::simulate(machine, *profile, workload, *placement, options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

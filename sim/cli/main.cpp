@@ -7,6 +7,7 @@
 #include "sim/cli/uncertainty_run.hpp"
 #include "sim/core/routing/routing.hpp"
 #include "sim/core/support/units.hpp"
+#include "sim/engine/simulation.hpp"
 #include "sim/io/files/input_error.hpp"
 
 namespace t3sim::cli {
@@ -43,7 +44,8 @@ int main(int argc, char** argv) {
                     "override a machine parameter: PATH=VALUE with its unit, e.g. network.router_delay=30ns or "
                     "software.profiles.shmem.put_bandwidth=300MB/s (repeatable)");
     cmd->add_option("--routing", run.routing,
-                    "route by this instead of the machine's torus.routing: " + t3sim::core::routing_names_text(" | "));
+                    "route by this instead of the machine's torus.routing: " +
+                        t3sim::core::enum_names_text<t3sim::core::RoutingKind>(" | "));
     cmd->add_option("--fail", run.fail,
                     "links out of service, added to the machine's torus.failed_links: nN.D+ / nN.D- (one way), nN.D "
                     "(the cable), nN (the router); comma-separated or repeated")
@@ -52,8 +54,10 @@ int main(int argc, char** argv) {
     cmd->add_option("--placement", run.placement, "contiguous | block | random:SEED | list:P0,P1,...")
         ->capture_default_str();
     cmd->add_option("--size", text.size, "one message size (e.g. 64KiB) instead of the workload's sizes");
-    cmd->add_option("--driver", run.driver, "how SimGrid is driven: fast | reference (same model)")
-        ->check(CLI::IsMember({"fast", "reference"}))
+    cmd->add_option(
+           "--driver", run.driver,
+           "how SimGrid is driven: " + t3sim::core::enum_names_text<t3sim::engine::Driver>(" | ") + " (same model)")
+        ->check(CLI::IsMember(t3sim::core::enum_names<t3sim::engine::Driver>()))
         ->capture_default_str();
     cmd->add_option("--background", run.background, "a background job (workload file) on the PEs left free");
     cmd->add_option("--background-pes", run.background_pes, "its size (default: its file's pes)")

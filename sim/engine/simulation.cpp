@@ -37,8 +37,6 @@ void configure(sg4::Engine& e) {
   e.set_config("surf/precision:1e-13");
 }
 
-constexpr core::NameTable<Driver, 2> kDrivers = {{Driver::Fast, "fast"}, {Driver::Reference, "reference"}};
-
 // The pairs of PE and I/O node (endpoint workload.pes + node) each file operation uses: the disks its
 // file is striped over. `use(pe, server, write)` once per pair and direction of use.
 template <class Use>
@@ -98,12 +96,12 @@ core::RunResult interpret(const core::CostModel& cost, const core::Workload& wor
 
 }  // namespace
 
-const char* driver_name(Driver d) { return core::name_in(kDrivers, d); }
-
-bool parse_driver(const std::string& name, Driver* out) {
-  const auto d = core::value_in(kDrivers, name);
-  if (d) *out = *d;
-  return d.has_value();
+std::optional<std::string> driver_refusal(const core::MachineSpec& machine, Driver driver) {
+  // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.
+  if (driver == Driver::Fast || core::make_routing(machine)->single_route()) return std::nullopt;
+  return std::string("routing ") + core::enum_name(machine.routing) +
+         " spreads each flow over several routes; the reference driver (and --paje, which uses it) carries one "
+         "SimGrid route per flow: use the fast driver";
 }
 
 core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
@@ -127,6 +125,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   // SimGrid 3.32's tracer needs an actor behind every activity (it aborts on comms started by maestro),
   // so a traced run uses the reference transport with an actor per flow (same model, same times).
   const Driver driver = options.paje_file.empty() ? options.driver : Driver::Reference;
+  if (auto why = driver_refusal(machine, driver)) throw core::ModelError(*why);
   configure(engine);
   if (!options.paje_file.empty()) {
     // Tracing must be on before the platform exists.
@@ -171,11 +170,6 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
             static_cast<unsigned long long>(a->stats().moves), static_cast<unsigned long long>(a->stats().unconverged));
     }
   } else {
-    // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.
-    if (!resources.single_route())
-      throw std::invalid_argument(std::string("routing ") + core::routing_name(machine.routing) +
-                                  " spreads a flow over several routes, which SimGrid's comms cannot carry: "
-                                  "run it with the fast driver (no --driver reference, no --paje)");
     PlatformBuilder platform(machine, endpoints, resources, machine.has_io() ? workload.pes : -1);
     add_routes(platform, machine, workload);
     SimGridTransport transport(platform, !options.paje_file.empty());

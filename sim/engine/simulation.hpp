@@ -2,12 +2,14 @@
 // start a second engine in the same process (see ../../README.md), so callers that need several runs
 // (validate) start child processes.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "sim/core/machine/job_placement.hpp"
 #include "sim/core/machine/machine_spec.hpp"
 #include "sim/core/program/workload.hpp"
 #include "sim/core/run/results.hpp"
+#include "sim/core/support/enum_names.hpp"
 
 namespace t3sim::engine {
 
@@ -17,8 +19,15 @@ namespace t3sim::engine {
 //   reference : SimGrid's comms and its own max-min solver (simgrid_transport.hpp): the oracle the
 //               fast transport is checked against, and the measure of what it gains.
 enum class Driver { Fast, Reference };
-const char* driver_name(Driver d);
-bool parse_driver(const std::string& name, Driver* out);
+// As `--driver` and T3SIM_TEST_DRIVER name them.
+constexpr core::NameTable<Driver, 2> kDriverNames = {{Driver::Fast, "fast"}, {Driver::Reference, "reference"}};
+constexpr const auto& name_table(Driver) { return kDriverNames; }
+
+// The one rule of which routings a driver carries: the reference driver (and --paje, which uses it)
+// carries one SimGrid route per flow, so a routing that spreads each flow over several routes
+// (minimal_oblivious, minimal_adaptive) runs on the fast driver only. The refusal's text ("routing X
+// spreads each flow over several routes; ..."), or none when `driver` carries the machine's routing.
+std::optional<std::string> driver_refusal(const core::MachineSpec& machine, Driver driver);
 
 struct SimulationOptions {
   Driver driver = Driver::Fast;
@@ -27,7 +36,8 @@ struct SimulationOptions {
   std::string paje_file;
 };
 
-// Throws std::runtime_error when the simulation cannot finish (a deadlock names the waiting PEs).
+// Throws core::ModelError when the simulation cannot finish (a deadlock names the waiting PEs) or the
+// driver cannot carry the machine's routing (driver_refusal; a traced run uses the reference driver).
 core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
                          const core::Workload& workload, const SimulationOptions& options = {});
 // The same with the job's PEs placed on the machine by `placement` (its size is the workload's PEs).

@@ -17,7 +17,7 @@
 // flows sharing a resource with the changed ones (FlowSolver::solve_local, feasible everywhere) and
 // the exact max-min allocation of the whole machine at most settle_time later, and before every
 // re-balancing: under balanced multipath loads one change moves rates across every coupled flow, and
-// solving that ripple at every event cost 8x the run (README, Speed, "Settle time"). 0: exact always.
+// solving that ripple at every event cost 8x the run (docs/performance.md, "Settle time"). 0: exact always.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -10,7 +10,9 @@
 inline t3sim::engine::SimulationOptions driver_under_test() {
   t3sim::engine::SimulationOptions options;
   const char* name = std::getenv("T3SIM_TEST_DRIVER");
-  if (name != nullptr && !t3sim::engine::parse_driver(name, &options.driver))
-    throw std::invalid_argument(std::string("T3SIM_TEST_DRIVER: no driver named ") + name);
+  if (name == nullptr) return options;
+  const auto driver = t3sim::core::enum_value<t3sim::engine::Driver>(name);
+  if (!driver) throw std::invalid_argument(std::string("T3SIM_TEST_DRIVER: no driver named ") + name);
+  options.driver = *driver;
   return options;
 }

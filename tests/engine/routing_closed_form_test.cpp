@@ -98,9 +98,10 @@ TEST_P(UniqueRoutes, AreTheSameUnderEveryRouting) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Routing, UniqueRoutes,
-                         testing::Combine(testing::ValuesIn(core::all_routings()), testing::Values(1, 3)),
+                         testing::Combine(testing::ValuesIn(core::enum_values<core::RoutingKind>()),
+                                          testing::Values(1, 3)),
                          [](const testing::TestParamInfo<UniqueRoutes::ParamType>& info) {
-                           return std::string(core::routing_name(std::get<0>(info.param))) + "_shift_" +
+                           return std::string(core::enum_name(std::get<0>(info.param))) + "_shift_" +
                                   std::to_string(std::get<1>(info.param));
                          });
 
@@ -155,11 +156,11 @@ TEST_P(FailedLinkOnTheWay, IsRefusedByADeterministicRouting) {
 INSTANTIATE_TEST_SUITE_P(Routing, FailedLinkOnTheWay,
                          testing::Values(core::RoutingKind::DimensionOrder, core::RoutingKind::DirectionOrder),
                          [](const testing::TestParamInfo<core::RoutingKind>& info) {
-                           return std::string(core::routing_name(info.param));
+                           return std::string(core::enum_name(info.param));
                          });
 
 TEST(Routing, ReferenceRefusesMultipath) {
   const core::MachineSpec m = cube({4, 4, 4}, core::RoutingKind::MinimalOblivious);
   if (driver_under_test().driver != engine::Driver::Reference) GTEST_SKIP() << "a rule of the reference driver";
-  EXPECT_THROW(run_pattern(m, x_shift(1, {4, 4, 4})), std::invalid_argument);
+  EXPECT_THROW(run_pattern(m, x_shift(1, {4, 4, 4})), core::ModelError);
 }

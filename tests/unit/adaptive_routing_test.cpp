@@ -262,8 +262,8 @@ TEST(AdaptiveSplits, RefillSpreadsAPairOverItsFourDisjointRoutes) {
 
 TEST(AdaptiveSplits, RefillGivesMcuriesTornadoNoLessThanObliviousRouting) {
   // The 532-PE tornado of workloads/tornado.yaml on mcurie (2 x 16 x 17, PEs on nodes 0..531): PE p
-  // sends to p + 252 (p < 280) or p - 280. Under oblivious routing every flow runs at c / 8 (README,
-  // Routing); flows injected in three waves by hop count (as the transport starts them, a router
+  // sends to p + 252 (p < 280) or p - 280. Under oblivious routing every flow runs at c / 8 (docs/results.md,
+  // Routing study); flows injected in three waves by hop count (as the transport starts them, a router
   // delay per hop apart) and re-balanced by one refill do no worse.
   constexpr double kLink = 480;
   Network net({2, 16, 17}, kLink, kLink);

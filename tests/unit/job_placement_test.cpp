@@ -11,7 +11,7 @@ TEST(JobPlacement, ContiguousIsTheIdentity) {
   const MachineSpec m = t3sim::test::small_machine();
   const auto p = JobPlacement::contiguous(m, 5);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(p.machine_pe(i), i);
-  EXPECT_THROW(JobPlacement::contiguous(m, 25), std::invalid_argument);
+  EXPECT_THROW(JobPlacement::contiguous(m, 25), ModelError);
 }
 
 TEST(JobPlacement, BlockPicksTheMostCompactBox) {
@@ -51,9 +51,9 @@ TEST(JobPlacement, ParsesPoliciesAndRejectsBadOnes) {
   const MachineSpec m = t3sim::test::small_machine();
   EXPECT_EQ(make_placement(m, 3, "list:5,1,7").machine_pe(2), 7);
   EXPECT_EQ(make_placement(m, 3, "random:9").description(), "random:9");
-  EXPECT_THROW(make_placement(m, 3, "list:5,1"), std::invalid_argument);
-  EXPECT_THROW(make_placement(m, 2, "list:5,5"), std::invalid_argument);
-  EXPECT_THROW(make_placement(m, 2, "list:5,99"), std::invalid_argument);
-  EXPECT_THROW(make_placement(m, 2, "random:-1"), std::invalid_argument);
-  EXPECT_THROW(make_placement(m, 2, "spread"), std::invalid_argument);
+  EXPECT_THROW(make_placement(m, 3, "list:5,1"), ModelError);
+  EXPECT_THROW(make_placement(m, 2, "list:5,5"), ModelError);
+  EXPECT_THROW(make_placement(m, 2, "list:5,99"), ModelError);
+  EXPECT_THROW(make_placement(m, 2, "random:-1"), ModelError);
+  EXPECT_THROW(make_placement(m, 2, "spread"), ModelError);
 }

@@ -43,8 +43,8 @@
 // flows start a router delay apart, or while flag puts join their data's entry, used the budget on
 // transients and left the 532-PE mcurie tornado's slowest PE at 48 MB/s against oblivious routing's 60;
 // re-balancing at quiet instants gives it 60.3, and costs an all-to-all far less, as few instants are
-// quiet (measured figures in the README, Routing and Speed). Deterministic: entries in id order, ties
-// broken in a fixed order.
+// quiet (measured figures in docs/results.md, Adaptive routing, and docs/performance.md, Adaptive routing's cost).
+// Deterministic: entries in id order, ties broken in a fixed order.
 #pragma once
 #include <cstdint>
 #include <functional>

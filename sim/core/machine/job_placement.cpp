@@ -11,8 +11,8 @@ namespace {
 
 void check_size(const MachineSpec& m, int job_pes, const char* policy) {
   if (job_pes < 1 || job_pes > m.pe_count())
-    throw std::invalid_argument(std::string(policy) + " placement: " + std::to_string(job_pes) +
-                                " PEs do not fit machine '" + m.name + "' (" + std::to_string(m.pe_count()) + " PEs)");
+    throw ModelError(std::string(policy) + " placement: " + std::to_string(job_pes) + " PEs do not fit machine '" +
+                     m.name + "' (" + std::to_string(m.pe_count()) + " PEs)");
 }
 
 }  // namespace
@@ -41,8 +41,7 @@ JobPlacement JobPlacement::block(const MachineSpec& m, int job_pes) {
         best = std::min(best, std::make_tuple(a + b + c, a * b * c, a, b, c));
       }
   const auto [sum, volume, a, b, c] = best;
-  if (volume == 0)
-    throw std::invalid_argument("block placement: no populated box holds " + std::to_string(job_pes) + " PEs");
+  if (volume == 0) throw ModelError("block placement: no populated box holds " + std::to_string(job_pes) + " PEs");
   std::vector<int> pes;
   for (int z = 0; z < c && static_cast<int>(pes.size()) < job_pes; ++z)
     for (int y = 0; y < b && static_cast<int>(pes.size()) < job_pes; ++y)
@@ -65,10 +64,9 @@ JobPlacement JobPlacement::list(const MachineSpec& m, std::vector<int> machine_p
   std::set<int> seen;
   for (int pe : machine_pes) {
     if (pe < 0 || pe >= m.pe_count())
-      throw std::invalid_argument("list placement: machine PE " + std::to_string(pe) + " out of range 0.." +
-                                  std::to_string(m.pe_count() - 1));
-    if (!seen.insert(pe).second)
-      throw std::invalid_argument("list placement: machine PE " + std::to_string(pe) + " listed twice");
+      throw ModelError("list placement: machine PE " + std::to_string(pe) + " out of range 0.." +
+                       std::to_string(m.pe_count() - 1));
+    if (!seen.insert(pe).second) throw ModelError("list placement: machine PE " + std::to_string(pe) + " listed twice");
   }
   return JobPlacement(std::move(machine_pes), m.node.pes_per_node, "list");
 }
@@ -85,15 +83,15 @@ JobPlacement with_background_placement(const MachineSpec& m, const JobPlacement&
   for (int pe = 0; pe < m.pe_count(); ++pe)
     if (!used[static_cast<size_t>(pe)]) free.push_back(pe);
   if (pes < 1 || pes > static_cast<int>(free.size()))
-    throw std::invalid_argument("background job of " + std::to_string(pes) + " PEs: only " +
-                                std::to_string(free.size()) + " machine PEs are free");
+    throw ModelError("background job of " + std::to_string(pes) + " PEs: only " + std::to_string(free.size()) +
+                     " machine PEs are free");
   if (policy.rfind("random:", 0) == 0) {
     const auto order = seeded_permutation(static_cast<int>(free.size()), std::stoull(policy.substr(7)));
     std::vector<int> shuffled;
     for (int i : order) shuffled.push_back(free[static_cast<size_t>(i)]);
     free = std::move(shuffled);
   } else if (policy != "contiguous") {
-    throw std::invalid_argument("background placement '" + policy + "': must be contiguous or random:SEED");
+    throw ModelError("background placement '" + policy + "': must be contiguous or random:SEED");
   }
   all.insert(all.end(), free.begin(), free.begin() + pes);
   return JobPlacement::list(m, std::move(all));
@@ -110,8 +108,7 @@ JobPlacement make_placement(const MachineSpec& m, int job_pes, const std::string
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != text.size() || v < 0)
-      throw std::invalid_argument("placement '" + policy + "': bad number '" + text + "'");
+    if (used != text.size() || v < 0) throw ModelError("placement '" + policy + "': bad number '" + text + "'");
     return v;
   };
   if (policy.rfind("random:", 0) == 0)
@@ -127,11 +124,11 @@ JobPlacement make_placement(const MachineSpec& m, int job_pes, const std::string
       start = comma + 1;
     }
     if (static_cast<int>(pes.size()) != job_pes)
-      throw std::invalid_argument("list placement: " + std::to_string(pes.size()) + " machine PEs for a job of " +
-                                  std::to_string(job_pes));
+      throw ModelError("list placement: " + std::to_string(pes.size()) + " machine PEs for a job of " +
+                       std::to_string(job_pes));
     return JobPlacement::list(m, std::move(pes));
   }
-  throw std::invalid_argument("placement '" + policy + "': must be contiguous, block, random:SEED or list:P0,P1,...");
+  throw ModelError("placement '" + policy + "': must be contiguous, block, random:SEED or list:P0,P1,...");
 }
 
 JobPlacement JobPlacement::with_io_nodes(const MachineSpec& m) const {

@@ -12,12 +12,13 @@
 #include <vector>
 
 #include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/support/model_error.hpp"
 
 namespace t3sim::core {
 
 class JobPlacement {
  public:
-  // Throws std::invalid_argument (naming the policy) when the job does not fit.
+  // Throws ModelError (naming the policy) when the job does not fit.
   static JobPlacement contiguous(const MachineSpec& m, int job_pes);
   static JobPlacement block(const MachineSpec& m, int job_pes);
   static JobPlacement random(const MachineSpec& m, int job_pes, uint64_t seed);
@@ -42,11 +43,11 @@ class JobPlacement {
 
 // A background job of `pes` PEs on the machine PEs `main` leaves free: "contiguous" takes the first free
 // ones in order, "random:SEED" a seeded choice among them. Returns the combined placement (main's PEs,
-// then the background's). Throws std::invalid_argument when they do not fit.
+// then the background's). Throws ModelError when they do not fit.
 JobPlacement with_background_placement(const MachineSpec& m, const JobPlacement& main, int pes,
                                        const std::string& policy);
 
-// Parses "contiguous", "block", "random:SEED" or "list:P0,P1,...". Throws std::invalid_argument.
+// Parses "contiguous", "block", "random:SEED" or "list:P0,P1,...". Throws ModelError.
 JobPlacement make_placement(const MachineSpec& m, int job_pes, const std::string& policy);
 
 }  // namespace t3sim::core

@@ -54,7 +54,8 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
        "minimal_oblivious and minimal_adaptive only (fast driver): after flows start or end, the rates of the "
        "flows sharing a link with them are solved at once and the rest of the machine, where one change moves "
        "rates across every coupled flow, at most this much later; 0: exact max-min at every change (the "
-       "single-route routings always are). A numerical setting: its cost and effect are in the README (Speed)",
+       "single-route routings always are). A numerical setting: its cost and effect are in docs/performance.md (Settle "
+       "time)",
        std::nullopt, T3SIM_FIELD(NetworkParams, settle_time)},
   };
   return decls;
@@ -168,10 +169,10 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"doc", "string", "what machine this is (optional)"},
       {"torus.dims", "list of 3 integers >= 1", "router positions along x, y, z"},
       {"torus.dimension_order", "list of x|y|z, a permutation", "order in which routes correct dimensions"},
-      {"torus.tie_rule", "plus|minus|balanced",
+      {"torus.tie_rule", enum_names_text<TieRule>("|"),
        "direction taken at ring distance exactly k/2; balanced: + from an even coordinate along that "
        "dimension, - from an odd one (half the k/2 pairs each way)"},
-      {"torus.routing", "dimension_order|direction_order|minimal_oblivious|minimal_adaptive (optional)",
+      {"torus.routing", enum_names_text<RoutingKind>("|") + " (optional)",
        "how packets choose their links; default dimension_order. dimension_order: one route, dimensions in "
        "torus.dimension_order (the T3D's). direction_order: one route, every + hop before every - hop, "
        "+x +y +z -x -y -z (the T3E's deterministic escape order: Dally & Towles, Principles and Practices of "
@@ -185,7 +186,7 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"torus.adaptive_moves", "integer 0..1000 (optional)",
        "minimal_adaptive: rounds of moves (a share of each flow to another route) after each re-balancing of "
        "the splits; default 4; 0: no re-balancing, each flow keeps the route it chose at injection (cheapest; "
-       "measured costs in the README)"},
+       "measured costs in docs/performance.md)"},
       {"torus.failed_links", "list of link names (optional)",
        "links out of service: nN.D+ / nN.D- one way (as `route` prints), nN.D the cable to the + neighbour "
        "both ways, nN the whole router; only the minimal routings route around them"},

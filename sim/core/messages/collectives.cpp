@@ -90,42 +90,6 @@ void binomial_reduce(Builder& b, int rank, int n, int root, double bytes, double
 
 }  // namespace
 
-const char* collective_name(Collective c) {
-  switch (c) {
-    case Collective::Barrier:
-      return "barrier";
-    case Collective::Bcast:
-      return "bcast";
-    case Collective::Reduce:
-      return "reduce";
-    case Collective::Allreduce:
-      return "allreduce";
-    case Collective::Alltoall:
-      return "alltoall";
-    case Collective::Gather:
-      return "gather";
-    case Collective::Scatter:
-      return "scatter";
-    case Collective::Allgather:
-      return "allgather";
-    case Collective::Gatherv:
-      return "gatherv";
-    case Collective::Scatterv:
-      return "scatterv";
-    case Collective::Allgatherv:
-      return "allgatherv";
-    case Collective::Alltoallv:
-      return "alltoallv";
-    case Collective::ReduceScatter:
-      return "reducescatter";
-    case Collective::Scan:
-      return "scan";
-    case Collective::Exscan:
-      return "exscan";
-  }
-  return "?";
-}
-
 void append_collective(std::vector<Call>& out, const CollectiveCall& c, int rank, int ranks, int tag, const Call& proto,
                        int* next_request) {
   Builder b(out, rank, ranks, tag, proto, next_request);

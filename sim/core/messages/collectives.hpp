@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/core/messages/message_layer.hpp"
+#include "sim/core/support/enum_names.hpp"
 
 namespace t3sim::core {
 
@@ -37,6 +38,23 @@ enum class Collective {
   Scan,
   Exscan
 };
+// As traces name them (SimGrid's time-independent actions, the SHMEM trace format) and reports label them.
+constexpr NameTable<Collective, 15> kCollectiveNames = {{Collective::Barrier, "barrier"},
+                                                        {Collective::Bcast, "bcast"},
+                                                        {Collective::Reduce, "reduce"},
+                                                        {Collective::Allreduce, "allreduce"},
+                                                        {Collective::Alltoall, "alltoall"},
+                                                        {Collective::Gather, "gather"},
+                                                        {Collective::Scatter, "scatter"},
+                                                        {Collective::Allgather, "allgather"},
+                                                        {Collective::Gatherv, "gatherv"},
+                                                        {Collective::Scatterv, "scatterv"},
+                                                        {Collective::Allgatherv, "allgatherv"},
+                                                        {Collective::Alltoallv, "alltoallv"},
+                                                        {Collective::ReduceScatter, "reducescatter"},
+                                                        {Collective::Scan, "scan"},
+                                                        {Collective::Exscan, "exscan"}};
+constexpr const auto& name_table(Collective) { return kCollectiveNames; }
 
 struct CollectiveCall {
   CollectiveCall(Collective k = Collective::Barrier, double b = 0, double flops = 0, int r = 0)
@@ -52,8 +70,6 @@ struct CollectiveCall {
   // PE's part of the reduced vector).
   std::vector<double> send_blocks, recv_blocks;
 };
-
-const char* collective_name(Collective c);
 
 // Appends rank `rank`'s part of the collective over `ranks` PEs to `out`. Its messages use `tag`
 // (negative: apart from the program's own tags); `proto` gives label, line, file and iteration;

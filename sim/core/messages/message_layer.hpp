@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "sim/core/program/workload.hpp"
+#include "sim/core/support/model_error.hpp"
 
 namespace t3sim::core {
 
@@ -69,10 +70,10 @@ struct Call {
 
 // A call that cannot be replayed: an unmatched send or receive, a receive smaller than its message,
 // a wait for a request that does not exist.
-class MessageError : public std::runtime_error {
+class MessageError : public ModelError {
  public:
   MessageError(int pe, const Call& call, const std::string& what)
-      : std::runtime_error(what), pe_(pe), line_(call.line), file_(call.file) {}
+      : ModelError(what), pe_(pe), line_(call.line), file_(call.file) {}
   int pe() const { return pe_; }
   int line() const { return line_; }
   int file() const { return file_; }

@@ -24,11 +24,11 @@ namespace t3sim::core {
 // communication_every = G > 1 coarsens the run: G steps are one compute of G x step_compute followed by
 // one halo exchange and one all-reduce (G must divide frame_interval). The I/O's effect is kept (the
 // PEs still meet PE 0 at the all-reduce after each frame), the communication is counted once per G
-// steps instead of G times, and the simulation does G times fewer flows (the README measures both).
-// sized_for_pes = R > 0 says step_compute and halo_bytes were given for a run of R PEs; at P PEs each PE
-// computes step_compute x R / P (the force work divided evenly: perfect strong scaling, assumed) and
-// sends halo_bytes x (R / P)^(2/3) (the face of a cubic subdomain R / P times the volume). The frame,
-// the gather and the all-reduce are the system's, not the PE's: they do not scale.
+// steps instead of G times, and the simulation does G times fewer flows (docs/results.md, The io-buffering study,
+// measures both). sized_for_pes = R > 0 says step_compute and halo_bytes were given for a run of R PEs; at P PEs each
+// PE computes step_compute x R / P (the force work divided evenly: perfect strong scaling, assumed) and sends
+// halo_bytes x (R / P)^(2/3) (the face of a cubic subdomain R / P times the volume). The frame, the gather and the
+// all-reduce are the system's, not the PE's: they do not scale.
 struct MdRunSpec {
   int steps = 1;
   int frame_interval = 1;

@@ -1,14 +1,7 @@
 #include "sim/core/program/swap_pattern.hpp"
 
-#include "sim/core/support/enum_names.hpp"
-
 namespace t3sim::core {
 namespace {
-
-constexpr NameTable<SwapProtocol, 4> kNames = {{SwapProtocol::NonblockingSend, "nonblocking_send"},
-                                               {SwapProtocol::NonblockingSendReceive, "nonblocking_send_receive"},
-                                               {SwapProtocol::NonblockingReceive, "nonblocking_receive"},
-                                               {SwapProtocol::ReadySend, "ready_send"}};
 
 // The names a swap's operations carry, interned once per measurement rather than per operation.
 struct SwapNames {
@@ -51,15 +44,6 @@ void one_side(std::vector<Op>& start, std::vector<Op>& finish, const SwapNames& 
 }
 
 }  // namespace
-
-std::optional<SwapProtocol> parse_swap_protocol(const std::string& name) { return value_in(kNames, name); }
-
-const char* swap_protocol_name(SwapProtocol p) { return name_in(kNames, p); }
-
-const std::vector<std::string>& swap_protocol_names() {
-  static const std::vector<std::string> names = names_in(kNames);
-  return names;
-}
 
 void append_swap_measurement(Workload& w, const SwapSpec& spec, double bytes, int size_index) {
   const NameId sync = w.labels.intern("sync");

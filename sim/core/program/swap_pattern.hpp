@@ -23,9 +23,13 @@ namespace t3sim::core {
 
 enum class SwapProtocol { NonblockingSend, NonblockingSendReceive, NonblockingReceive, ReadySend };
 
-std::optional<SwapProtocol> parse_swap_protocol(const std::string& name);
-const char* swap_protocol_name(SwapProtocol p);
-const std::vector<std::string>& swap_protocol_names();
+// As a swap pattern's `protocol:` names them.
+constexpr NameTable<SwapProtocol, 4> kSwapProtocolNames = {
+    {SwapProtocol::NonblockingSend, "nonblocking_send"},
+    {SwapProtocol::NonblockingSendReceive, "nonblocking_send_receive"},
+    {SwapProtocol::NonblockingReceive, "nonblocking_receive"},
+    {SwapProtocol::ReadySend, "ready_send"}};
+constexpr const auto& name_table(SwapProtocol) { return kSwapProtocolNames; }
 
 struct SwapSpec {
   std::vector<std::pair<int, int>> pairs;

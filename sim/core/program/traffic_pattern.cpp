@@ -1,20 +1,7 @@
 #include "sim/core/program/traffic_pattern.hpp"
 
-#include "sim/core/support/enum_names.hpp"
-
 namespace t3sim::core {
 namespace {
-
-constexpr NameTable<PatternKind, 10> kKinds = {{PatternKind::Shift, "shift"},
-                                               {PatternKind::DimShift, "dim_shift"},
-                                               {PatternKind::Neighbor, "neighbor"},
-                                               {PatternKind::Transpose, "transpose"},
-                                               {PatternKind::BitComplement, "bit_complement"},
-                                               {PatternKind::RandomPerm, "random_perm"},
-                                               {PatternKind::AllToAll, "all_to_all"},
-                                               {PatternKind::HotSpot, "hot_spot"},
-                                               {PatternKind::Broadcast, "broadcast"},
-                                               {PatternKind::Reduction, "reduction"}};
 
 bool uses_grid(PatternKind k) { return k == PatternKind::DimShift || k == PatternKind::Neighbor; }
 
@@ -100,19 +87,6 @@ Coord balanced_grid(int pes) {
     }
   }
   return best;
-}
-
-const char* pattern_kind_name(PatternKind k) { return name_in(kKinds, k); }
-
-const std::vector<std::string>& pattern_kind_names() {
-  static const std::vector<std::string> names = names_in(kKinds);
-  return names;
-}
-
-bool parse_pattern_kind(const std::string& name, PatternKind* out) {
-  const auto k = value_in(kKinds, name);
-  if (k) *out = *k;
-  return k.has_value();
 }
 
 std::string pattern_problem(const PatternSpec& spec, int pes) {

@@ -54,9 +54,18 @@ struct PatternSpec {
   int messages = 1;  // messages per destination per repetition (exchange patterns)
 };
 
-const char* pattern_kind_name(PatternKind k);
-const std::vector<std::string>& pattern_kind_names();
-bool parse_pattern_kind(const std::string& name, PatternKind* out);
+// As a workload's `pattern:` names them.
+constexpr NameTable<PatternKind, 10> kPatternKindNames = {{PatternKind::Shift, "shift"},
+                                                          {PatternKind::DimShift, "dim_shift"},
+                                                          {PatternKind::Neighbor, "neighbor"},
+                                                          {PatternKind::Transpose, "transpose"},
+                                                          {PatternKind::BitComplement, "bit_complement"},
+                                                          {PatternKind::RandomPerm, "random_perm"},
+                                                          {PatternKind::AllToAll, "all_to_all"},
+                                                          {PatternKind::HotSpot, "hot_spot"},
+                                                          {PatternKind::Broadcast, "broadcast"},
+                                                          {PatternKind::Reduction, "reduction"}};
+constexpr const auto& name_table(PatternKind) { return kPatternKindNames; }
 
 // The most cubic X x Y x Z grid of exactly `pes` PEs (X <= Y <= Z, smallest Z - X): the default grid
 // of grid patterns, so a pattern scales with --pes (512 -> 8x8x8, 532 -> 4x7x19, 128 -> 4x4x8).

@@ -4,40 +4,6 @@
 
 namespace t3sim::core {
 
-const char* op_kind_name(OpKind k) {
-  switch (k) {
-    case OpKind::Get:
-      return "get";
-    case OpKind::Put:
-      return "put";
-    case OpKind::Quiet:
-      return "quiet";
-    case OpKind::Barrier:
-      return "barrier";
-    case OpKind::Compute:
-      return "compute";
-    case OpKind::Wait:
-      return "wait";
-    case OpKind::Overhead:
-      return "overhead";
-    case OpKind::Atomic:
-      return "atomic";
-    case OpKind::MpiSend:
-      return "mpi_send";
-    case OpKind::MpiRecv:
-      return "mpi_recv";
-    case OpKind::Write:
-      return "write";
-    case OpKind::Read:
-      return "read";
-    case OpKind::Close:
-      return "close";
-  }
-  return "?";
-}
-
-const char* io_mode_name(IoMode m) { return m == IoMode::Iobuf ? "iobuf" : "none"; }
-
 bool Workload::has_io() const {
   for (const Op& op : ops)
     if (!peer_is_pe(op)) return true;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/support/enum_names.hpp"
 #include "sim/core/support/intern_table.hpp"
 #include "sim/core/support/seeded_permutation.hpp"
 
@@ -36,7 +37,9 @@ enum class OpKind : uint8_t {
 //   Iobuf:   a buffering library's buffers (io.iobuf_size x io.iobuf_count): a full buffer is written
 //            asynchronously; the writer waits only when every buffer is being written (Cray's iobuf).
 enum class IoMode : uint8_t { Runtime, Iobuf };
-const char* io_mode_name(IoMode m);
+// As a workload's `buffering:` names them.
+constexpr NameTable<IoMode, 2> kIoModeNames = {{IoMode::Runtime, "none"}, {IoMode::Iobuf, "iobuf"}};
+constexpr const auto& name_table(IoMode) { return kIoModeNames; }
 
 constexpr int kAllPes = -1;
 
@@ -47,9 +50,22 @@ constexpr int kAllPes = -1;
 //              earlier put of the PE to that target has landed), it does not wait.
 //   Quiet:     the put, shmem_quiet (wait until every put of the PE is acknowledged), then the flag put.
 enum class SignalOrder : uint8_t { OnArrival, Fence, Quiet };
+// As a workload's put `order:` names them (in the order its messages list them: fence, quiet or none).
+constexpr NameTable<SignalOrder, 3> kSignalOrderNames = {
+    {SignalOrder::Fence, "fence"}, {SignalOrder::Quiet, "quiet"}, {SignalOrder::OnArrival, "none"}};
+constexpr const auto& name_table(SignalOrder) { return kSignalOrderNames; }
 constexpr double kFlagWordBytes = 8;  // what a flag put moves: one 64-bit word
 
-const char* op_kind_name(OpKind k);
+// As records, reports and workload steps name them (a workload step may be get, put, quiet, wait, barrier,
+// compute, write, read or close: io/workload/workload_loader.cpp).
+constexpr NameTable<OpKind, 13> kOpKindNames = {
+    {OpKind::Get, "get"},           {OpKind::Put, "put"},         {OpKind::Quiet, "quiet"},
+    {OpKind::Barrier, "barrier"},   {OpKind::Compute, "compute"}, {OpKind::Wait, "wait"},
+    {OpKind::Overhead, "overhead"}, {OpKind::Atomic, "atomic"},   {OpKind::MpiSend, "mpi_send"},
+    {OpKind::MpiRecv, "mpi_recv"},  {OpKind::Write, "write"},     {OpKind::Read, "read"},
+    {OpKind::Close, "close"}};
+constexpr const auto& name_table(OpKind) { return kOpKindNames; }
+inline const char* op_kind_name(OpKind k) { return enum_name(k); }  // the records' writers and readers use this
 
 // A flag a workload or trace names (lower-case letters, digits and _); kFlagNameRule says so in errors.
 bool is_flag_name(const std::string& name);

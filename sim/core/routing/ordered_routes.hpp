@@ -6,6 +6,7 @@
 #pragma once
 #include <vector>
 
+#include "sim/core/support/enum_names.hpp"
 #include "sim/core/topology/torus.hpp"
 
 namespace t3sim::core {
@@ -14,6 +15,10 @@ namespace t3sim::core {
 // coordinate along that dimension and - from an odd one, so that the k/2 shift of a ring sends half
 // its packets each way (on a ring of k = 4m every link of both directions then carries m of them).
 enum class TieRule { Plus, Minus, Balanced };
+// As a machine's torus.tie_rule names them.
+constexpr NameTable<TieRule, 3> kTieRuleNames = {
+    {TieRule::Plus, "plus"}, {TieRule::Minus, "minus"}, {TieRule::Balanced, "balanced"}};
+constexpr const auto& name_table(TieRule) { return kTieRuleNames; }
 
 // Dimension: order[0] fully, then order[1], then order[2]. Direction: the + hops of order[0], order[1],
 // order[2], then their - hops (so +x +y +z -x -y -z for the order x, y, z).

@@ -3,18 +3,10 @@
 #include <string>
 
 #include "sim/core/routing/minimal_paths.hpp"
-#include "sim/core/support/enum_names.hpp"
 #include "sim/core/topology/failed_links.hpp"
 
 namespace t3sim::core {
 namespace {
-
-constexpr NameTable<RoutingKind, 4> kRoutingNames = {
-    {RoutingKind::DimensionOrder, "dimension_order"},
-    {RoutingKind::DirectionOrder, "direction_order"},
-    {RoutingKind::MinimalOblivious, "minimal_oblivious"},
-    {RoutingKind::MinimalAdaptive, "minimal_adaptive"},
-};
 
 std::string node_text(const Torus& torus, int node) {
   const Coord c = torus.coord(node);
@@ -52,7 +44,7 @@ class DeterministicRouting : public Routing {
     const Torus& t = router_.torus();
     throw UnroutablePair(src_node, dst_node, link,
                          "no route from " + node_text(t, src_node) + " to " + node_text(t, dst_node) + " under " +
-                             routing_name(kind_) + ": its route crosses failed link " + Torus::link_name(link) +
+                             enum_name(kind_) + ": its route crosses failed link " + Torus::link_name(link) +
                              " (minimal_oblivious routes around failed links)");
   }
 
@@ -119,20 +111,6 @@ std::unique_ptr<Routing> make_routing(RoutingKind kind, const OrderedRoutes& ord
 UnroutablePair with_pes(const UnroutablePair& e, int src_pe, int dst_pe) {
   return UnroutablePair(e.src_node(), e.dst_node(), e.link(),
                         "PE " + std::to_string(src_pe) + " -> PE " + std::to_string(dst_pe) + ": " + e.what());
-}
-
-const char* routing_name(RoutingKind kind) { return name_in(kRoutingNames, kind); }
-std::optional<RoutingKind> routing_from_name(const std::string& name) { return value_in(kRoutingNames, name); }
-std::vector<std::string> routing_names() { return names_in(kRoutingNames); }
-std::string routing_names_text(const std::string& separator) {
-  std::string text;
-  for (const auto& n : routing_names()) text += (text.empty() ? "" : separator) + n;
-  return text;
-}
-const std::vector<RoutingKind>& all_routings() {
-  static const std::vector<RoutingKind> kinds = {RoutingKind::DimensionOrder, RoutingKind::DirectionOrder,
-                                                 RoutingKind::MinimalOblivious, RoutingKind::MinimalAdaptive};
-  return kinds;
 }
 
 }  // namespace t3sim::core

@@ -24,19 +24,29 @@
 #include <vector>
 
 #include "sim/core/routing/ordered_routes.hpp"
+#include "sim/core/support/enum_names.hpp"
+#include "sim/core/support/model_error.hpp"
 
 namespace t3sim::core {
 
 class MinimalPaths;
 
 enum class RoutingKind { DimensionOrder, DirectionOrder, MinimalOblivious, MinimalAdaptive };
+// As a machine's torus.routing, `--routing` and a bench case's `routing:` name them.
+constexpr NameTable<RoutingKind, 4> kRoutingKindNames = {
+    {RoutingKind::DimensionOrder, "dimension_order"},
+    {RoutingKind::DirectionOrder, "direction_order"},
+    {RoutingKind::MinimalOblivious, "minimal_oblivious"},
+    {RoutingKind::MinimalAdaptive, "minimal_adaptive"},
+};
+constexpr const auto& name_table(RoutingKind) { return kRoutingKindNames; }
 
 // The pair's traffic cannot reach its destination under the routing (a deterministic route crosses a
 // failed link, or failures cut the torus in two).
-class UnroutablePair : public std::runtime_error {
+class UnroutablePair : public ModelError {
  public:
   UnroutablePair(int src_node, int dst_node, LinkId link, const std::string& what)
-      : std::runtime_error(what), src_node_(src_node), dst_node_(dst_node), link_(link) {}
+      : ModelError(what), src_node_(src_node), dst_node_(dst_node), link_(link) {}
   int src_node() const { return src_node_; }
   int dst_node() const { return dst_node_; }
   LinkId link() const { return link_; }  // the failed link the route crosses; -1 when cut off
@@ -72,13 +82,5 @@ class Routing {
 // routing is core::make_routing(const MachineSpec&), machine/machine_spec.hpp).
 std::unique_ptr<Routing> make_routing(RoutingKind kind, const OrderedRoutes& ordered,
                                       const std::vector<LinkId>& failed);
-
-// "dimension_order", ... and back (none for an unknown name); every kind in declaration order.
-const char* routing_name(RoutingKind kind);
-std::optional<RoutingKind> routing_from_name(const std::string& name);
-std::vector<std::string> routing_names();
-// The names joined by `separator` ("dimension_order, direction_order, ..."), for messages and help.
-std::string routing_names_text(const std::string& separator);
-const std::vector<RoutingKind>& all_routings();
 
 }  // namespace t3sim::core

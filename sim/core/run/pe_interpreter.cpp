@@ -34,9 +34,9 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
     }
     for (const Loop& l : s.loops) {
       if (l.count == 0 && workload.job_of(static_cast<int>(pe)) == 0)
-        throw std::invalid_argument("workload '" + workload.name +
-                                    "' repeats until the main job has finished, yet it is the main job: run it as "
-                                    "a background job (--background)");
+        throw ModelError("workload '" + workload.name +
+                         "' repeats until the main job has finished, yet it is the main job: run it as "
+                         "a background job (--background)");
     }
   }
   if (workload.source) {
@@ -54,8 +54,8 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
   if (cost.machine().has_io())
     io_ = std::make_unique<FileIo>(cost, transport, workload.pes, workload.job_size(0));
   else if (workload.has_io())
-    throw std::invalid_argument("the workload writes or reads files, and machine '" + cost.machine().name +
-                                "' has no I/O nodes (its file has no io section)");
+    throw ModelError("the workload writes or reads files, and machine '" + cost.machine().name +
+                     "' has no I/O nodes (its file has no io section)");
 }
 
 void PeInterpreter::start() {
@@ -426,8 +426,8 @@ void PeInterpreter::signal(int pe, NameId flag) {
 RunResult PeInterpreter::take_result() {
   const std::string waiting = stuck();
   if (!waiting.empty())
-    throw std::runtime_error("deadlock: the run cannot finish at t = " + std::to_string(transport_.now() * 1e6) +
-                             " us;" + waiting);
+    throw ModelError("deadlock: the run cannot finish at t = " + std::to_string(transport_.now() * 1e6) + " us;" +
+                     waiting);
   RunResult r;
   r.machine = cost_.machine().name;
   r.profile = cost_.profile().name;

@@ -40,6 +40,7 @@
 #include "sim/core/run/file_io.hpp"
 #include "sim/core/run/results.hpp"
 #include "sim/core/run/transport.hpp"
+#include "sim/core/support/model_error.hpp"
 
 namespace t3sim::core {
 
@@ -65,7 +66,7 @@ class PeInterpreter {
 
   // Once the transport has run out of events: the run's result (records and transfers sorted, the
   // makespan the last PE's end, its background puts' acknowledgements included). Throws
-  // std::runtime_error naming each PE that could not finish and what it waits in (a deadlock).
+  // ModelError naming each PE that could not finish and what it waits in (a deadlock).
   RunResult take_result();
 
  private:

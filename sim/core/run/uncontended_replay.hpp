@@ -10,7 +10,7 @@
 
 namespace t3sim::core {
 
-// Throws std::runtime_error naming the stuck PEs when the workload cannot finish.
+// Throws ModelError naming the stuck PEs when the workload cannot finish.
 RunResult replay_uncontended(const CostModel& cost, const Workload& workload);
 
 }  // namespace t3sim::core

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/support/enum_names.hpp"
+
 namespace t3sim::io {
 
 struct SourcePos {
@@ -24,7 +26,8 @@ class InputError : public std::runtime_error {
   std::string key_;
 };
 
-// The closest of `candidates` to `word` by edit distance, or "" when none is close (for "did you mean").
-std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+// "Did you mean": the one edit-distance match, in core/support/enum_names.hpp.
+using core::closest_match;
+using core::did_you_mean;
 
 }  // namespace t3sim::io

@@ -56,18 +56,16 @@ core::Coord read_order(MapReader& torus) {
 
 core::TieRule read_tie_rule(MapReader& torus) {
   const std::string text = torus.string_at("tie_rule");
-  if (text == "plus") return core::TieRule::Plus;
-  if (text == "minus") return core::TieRule::Minus;
-  if (text == "balanced") return core::TieRule::Balanced;
+  if (auto rule = core::enum_value<core::TieRule>(text)) return *rule;
   throw InputError(pos_of(torus.file(), torus.node()["tie_rule"]), torus.child_path("tie_rule"),
-                   "must be plus, minus or balanced", "'" + text + "'");
+                   "must be " + core::enum_names_text<core::TieRule>(", ", " or "), "'" + text + "'");
 }
 
 core::RoutingKind read_routing(MapReader& torus) {
   const std::string text = torus.string_at("routing");
-  if (auto kind = core::routing_from_name(text)) return *kind;
+  if (auto kind = core::enum_value<core::RoutingKind>(text)) return *kind;
   throw InputError(pos_of(torus.file(), torus.node()["routing"]), torus.child_path("routing"),
-                   "must be one of " + core::routing_names_text(", "), "'" + text + "'");
+                   "must be one of " + core::enum_names_text<core::RoutingKind>(", "), "'" + text + "'");
 }
 
 std::vector<core::LinkId> read_failed_links(MapReader& torus, const core::Torus& shape) {

@@ -44,7 +44,7 @@ BenchCase read_case(const YAML::Node& node, const std::string& file, const std::
   if (auto is_long = m.optional("long")) c.long_running = bool_value(*is_long, file, m.child_path("long"));
   if (m.has("routing")) {
     c.routing = m.string_at("routing");
-    if (!core::routing_from_name(c.routing))
+    if (!core::enum_value<core::RoutingKind>(c.routing))
       throw InputError(pos_of(file, m.node()["routing"]), m.child_path("routing"), "names no routing",
                        "'" + c.routing + "'");
   }

@@ -86,29 +86,20 @@ calib::MetricSpec read_metric(const YAML::Node& n, const std::string& file, cons
   if (auto r = m.optional("report_only")) s.report_only = bool_value(*r, file, m.child_path("report_only"));
   if (m.has("statistic")) {
     const std::string st = m.string_at("statistic");
-    if (st == "peak_bandwidth_MBps")
-      s.statistic = calib::Statistic::PeakBandwidth;
-    else if (st == "estimated_latency_us")
-      s.statistic = calib::Statistic::EstimatedLatency;
-    else if (st == "model_max_rel_error_pct")
-      s.statistic = calib::Statistic::ModelMaxRelErrorPct;
-    else if (st == "main_job_end_s")
-      s.statistic = calib::Statistic::MainJobEnd;
-    else
+    const auto statistic = core::enum_value<calib::Statistic>(st);
+    if (!statistic)
       throw InputError(pos_of(file, n["statistic"]), m.child_path("statistic"),
-                       "must be peak_bandwidth_MBps, estimated_latency_us, model_max_rel_error_pct or main_job_end_s",
-                       "'" + st + "'");
+                       "must be " + core::enum_names_text<calib::Statistic>(", ", " or "), "'" + st + "'");
+    s.statistic = *statistic;
   } else {
     s.statistic = calib::Statistic::RecordDuration;
     s.record = m.string_at("record");
     const std::string holds = m.string_at("holds");
-    if (holds == "time_s")
-      s.holds = calib::MetricSpec::Holds::TimeSeconds;
-    else if (holds == "rate_MBps")
-      s.holds = calib::MetricSpec::Holds::RateMBps;
-    else
-      throw InputError(pos_of(file, n["holds"]), m.child_path("holds"), "must be time_s or rate_MBps",
-                       "'" + holds + "'");
+    const auto held = core::enum_value<calib::MetricSpec::Holds>(holds);
+    if (!held)
+      throw InputError(pos_of(file, n["holds"]), m.child_path("holds"),
+                       "must be " + core::enum_names_text<calib::MetricSpec::Holds>(", ", " or "), "'" + holds + "'");
+    s.holds = *held;
   }
   if (auto v = m.optional("variables")) s.variables = read_text_map(*v, file, m.child_path("variables"));
   m.finish();

@@ -13,12 +13,7 @@ constexpr double kMaxFileBytes = 1e12;  // one write or frame: a terabyte
 
 core::IoMode read_buffering(MapReader& m, const WorkloadContext& ctx) {
   auto n = m.optional("buffering");
-  if (!n) return core::IoMode::Runtime;
-  std::string shown;
-  const std::string text = resolve_text(*n, ctx, m.child_path("buffering"), &shown);
-  if (text == "none") return core::IoMode::Runtime;
-  if (text == "iobuf") return core::IoMode::Iobuf;
-  throw InputError(pos_of(ctx.file, *n), m.child_path("buffering"), "must be none or iobuf", shown);
+  return n ? resolve_enum<core::IoMode>(*n, ctx, m.child_path("buffering")) : core::IoMode::Runtime;
 }
 
 }  // namespace
@@ -103,7 +98,7 @@ const std::vector<core::KeyDoc>& io_pattern_keys() {
       {"pattern.md.frame_bytes", "size", "per frame, written by PE 0; default 0 (no trajectory)"},
       {"pattern.md.record", "size", "bytes per formatted record of the frame; default 81B"},
       {"pattern.md.file", "name", "the trajectory file; default trajectory"},
-      {"pattern.md.buffering", "none|iobuf",
+      {"pattern.md.buffering", core::enum_names_text<core::IoMode>("|"),
        "none: the language runtime's buffer (io.runtime_buffer), written synchronously; iobuf: the buffering "
        "library's buffers (io.iobuf_size x io.iobuf_count), written asynchronously; default none"},
       {"pattern.io_writers", "map",
@@ -112,7 +107,8 @@ const std::vector<core::KeyDoc>& io_pattern_keys() {
       {"pattern.io_writers.record", "size", "per record; default: the whole write"},
       {"pattern.io_writers.think", "time", "mean of the exponential time between a write's return and the next"},
       {"pattern.io_writers.writes", "integer >= 0", "writes per PE; default 0: until the main job has finished"},
-      {"pattern.io_writers.buffering", "none|iobuf", "as pattern.md.buffering; default none"},
+      {"pattern.io_writers.buffering", core::enum_names_text<core::IoMode>("|"),
+       "as pattern.md.buffering; default none"},
       {"pattern.io_writers.seed", "integer", "seed of the think times; default 1"},
   };
   return keys;

@@ -63,12 +63,10 @@ core::SwapSpec read_swap_pattern(const YAML::Node& node, const WorkloadContext& 
   std::string shown;
   const YAML::Node protocol = m.required("protocol");
   const std::string name = resolve_text(protocol, ctx, m.child_path("protocol"), &shown);
-  const auto parsed = core::parse_swap_protocol(name);
-  if (!parsed) {
-    const std::string hint = closest_match(name, core::swap_protocol_names());
+  const auto parsed = core::enum_value<core::SwapProtocol>(name);
+  if (!parsed)
     throw InputError(pos_of(ctx.file, protocol), m.child_path("protocol"),
-                     "unknown protocol" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"), shown);
-  }
+                     "unknown protocol" + core::enum_did_you_mean<core::SwapProtocol>(name), shown);
   spec.protocol = *parsed;
   spec.iterations = static_cast<int>(resolve_int(m.required("iterations"), ctx, m.child_path("iterations"), 1, 1000));
   spec.overlap = resolve_bool(m.required("overlap"), ctx, m.child_path("overlap"));

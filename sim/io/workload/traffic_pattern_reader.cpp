@@ -8,13 +8,13 @@ namespace t3sim::io {
 core::PatternSpec read_traffic_pattern(const std::string& kind, const YAML::Node& node, const WorkloadContext& ctx) {
   const std::string path = "pattern." + kind;
   core::PatternSpec spec;
-  if (!core::parse_pattern_kind(kind, &spec.kind)) {
-    std::vector<std::string> names = core::pattern_kind_names();
+  const auto parsed = core::enum_value<core::PatternKind>(kind);
+  if (!parsed) {
+    std::vector<std::string> names = core::enum_names<core::PatternKind>();
     names.push_back("swap");
-    const std::string hint = closest_match(kind, names);
-    throw InputError(pos_of(ctx.file, node), "pattern." + kind,
-                     "unknown pattern" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    throw InputError(pos_of(ctx.file, node), "pattern." + kind, "unknown pattern" + did_you_mean(kind, names));
   }
+  spec.kind = *parsed;
   // A pattern without parameters may be written `neighbor: {}`; null is the same.
   const YAML::Node params = node.IsNull() ? YAML::Node(YAML::NodeType::Map) : node;
   MapReader m(params, ctx.file, path);

@@ -1,5 +1,8 @@
 #include "sim/io/workload/workload_loader.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include <fmt/format.h>
 
 #include "sim/core/machine/machine_params.hpp"
@@ -50,18 +53,37 @@ double read_bytes(MapReader& step, const Context& ctx) {
   return bytes;
 }
 
+// The operations a workload step may name, in the order `describe` lists them; the others come from
+// patterns, traces and the message layer.
+constexpr core::OpKind kStepKinds[] = {core::OpKind::Get,   core::OpKind::Put,     core::OpKind::Quiet,
+                                       core::OpKind::Wait,  core::OpKind::Barrier, core::OpKind::Compute,
+                                       core::OpKind::Write, core::OpKind::Read,    core::OpKind::Close};
+
+bool is_step_kind(core::OpKind k) {
+  return std::find(std::begin(kStepKinds), std::end(kStepKinds), k) != std::end(kStepKinds);
+}
+
+std::vector<std::string> step_kind_names() {
+  std::vector<std::string> names;
+  for (core::OpKind k : kStepKinds) names.emplace_back(core::enum_name(k));
+  return names;
+}
+
 core::Op read_step(const YAML::Node& node, int index, const Context& ctx, core::Workload& w) {
   MapReader step(node, ctx.file, "steps[" + std::to_string(index) + "]");
   core::Op op;
   op.step = index;
   const std::string kind = step.string_at("op");
-  if (kind == "get") {
-    op.kind = core::OpKind::Get;
+  const std::optional<core::OpKind> parsed = core::enum_value<core::OpKind>(kind);
+  if (!parsed || !is_step_kind(*parsed))
+    throw InputError(pos_of(ctx.file, node["op"]), step.child_path("op"),
+                     "unknown operation" + did_you_mean(kind, step_kind_names()), "'" + kind + "'");
+  op.kind = *parsed;
+  if (op.kind == core::OpKind::Get) {
     op.pe = read_pe(step, "pe", ctx);
     op.peer = read_pe(step, "from", ctx);
     op.bytes = read_bytes(step, ctx);
-  } else if (kind == "put") {
-    op.kind = core::OpKind::Put;
+  } else if (op.kind == core::OpKind::Put) {
     op.pe = read_pe(step, "pe", ctx);
     op.peer = read_pe(step, "to", ctx);
     op.bytes = read_bytes(step, ctx);
@@ -74,25 +96,20 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx, core::
       const std::string key = step.child_path("order");
       const std::string text = scalar_text(*o, ctx.file, key);
       if (op.flag == core::kNoName) throw InputError(pos_of(ctx.file, *o), key, "needs a signal", "'" + text + "'");
-      if (text == "quiet")
-        op.order = core::SignalOrder::Quiet;
-      else if (text == "none")
-        op.order = core::SignalOrder::OnArrival;
-      else if (text != "fence")
-        throw InputError(pos_of(ctx.file, *o), key, "must be fence, quiet or none", "'" + text + "'");
+      const auto order = core::enum_value<core::SignalOrder>(text);
+      if (!order)
+        throw InputError(pos_of(ctx.file, *o), key, "must be " + core::enum_names_text<core::SignalOrder>(", ", " or "),
+                         "'" + text + "'");
+      op.order = *order;
     }
-  } else if (kind == "quiet") {
-    op.kind = core::OpKind::Quiet;
+  } else if (op.kind == core::OpKind::Quiet) {
     op.pe = read_pe(step, "pe", ctx);
-  } else if (kind == "wait") {
-    op.kind = core::OpKind::Wait;
+  } else if (op.kind == core::OpKind::Wait) {
     op.pe = read_pe(step, "pe", ctx);
     op.flag = w.flags.intern(read_flag_name(step.required("flag"), ctx, step.child_path("flag")));
-  } else if (kind == "barrier") {
-    op.kind = core::OpKind::Barrier;
+  } else if (op.kind == core::OpKind::Barrier) {
     op.pe = core::kAllPes;
-  } else if (kind == "compute") {
-    op.kind = core::OpKind::Compute;
+  } else if (op.kind == core::OpKind::Compute) {
     op.pe = read_pe(step, "pe", ctx);
     auto secs = step.optional("seconds");
     auto flops = step.optional("flops");
@@ -113,8 +130,7 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx, core::
       if (!(op.flops > 0))
         throw InputError(pos_of(ctx.file, *flops), step.child_path("flops"), "must be > 0", flops->Scalar());
     }
-  } else if (kind == "write" || kind == "read" || kind == "close") {
-    op.kind = kind == "write" ? core::OpKind::Write : kind == "read" ? core::OpKind::Read : core::OpKind::Close;
+  } else {  // write, read, close
     op.pe = read_pe(step, "pe", ctx);
     const YAML::Node f = step.required("file");
     op.peer = static_cast<int>(w.files.intern(resolve_text(f, ctx, step.child_path("file"), nullptr)));
@@ -124,19 +140,9 @@ core::Op read_step(const YAML::Node& node, int index, const Context& ctx, core::
       if (auto r = step.optional("record"))
         op.flops = resolve_quantity(*r, ctx, step.child_path("record"), core::Quantity::Size, 1, kMaxMessageBytes);
       if (auto b = step.optional("buffering")) {
-        std::string shown;
-        const std::string text = resolve_text(*b, ctx, step.child_path("buffering"), &shown);
-        if (text == "iobuf")
-          op.io_mode = core::IoMode::Iobuf;
-        else if (text != "none")
-          throw InputError(pos_of(ctx.file, *b), step.child_path("buffering"), "must be none or iobuf", shown);
+        op.io_mode = resolve_enum<core::IoMode>(*b, ctx, step.child_path("buffering"));
       }
     }
-  } else {
-    const std::string hint =
-        closest_match(kind, {"get", "put", "quiet", "wait", "barrier", "compute", "write", "read", "close"});
-    throw InputError(pos_of(ctx.file, node["op"]), step.child_path("op"),
-                     "unknown operation" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"), "'" + kind + "'");
   }
   op.label = w.labels.intern(step.optional_string("label").value_or(kind + std::to_string(index)));
   step.finish();
@@ -265,13 +271,12 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"pattern.swap", "map", "instead of steps: PSTSWM's ordered swap, once per size (sizes required)"},
       {"pattern.swap.pairs", "list of [PE, PE]", "the pairs that swap at the same time; a PE in one pair at most"},
       {"pattern.swap.pairing", "xor:K", "instead of pairs: every PE p with its partner p^K (the page's is xor:2)"},
-      {"pattern.swap.protocol", "nonblocking_send|nonblocking_send_receive|nonblocking_receive|ready_send",
+      {"pattern.swap.protocol", core::enum_names_text<core::SwapProtocol>("|"),
        "the handshake sequence (sim/core/program/swap_pattern.hpp)"},
       {"pattern.swap.iterations", "integer >= 1", "swaps timed per measurement; the time is divided by it"},
       {"pattern.swap.overlap", "true|false", "split each swap into start and finish around overlap_work"},
       {"pattern.swap.overlap_work", "time", "computation between start and finish when overlapping; default 0s"},
-      {"pattern.KIND",
-       "shift|dim_shift|neighbor|transpose|bit_complement|random_perm|all_to_all|hot_spot|broadcast|reduction",
+      {"pattern.KIND", core::enum_names_text<core::PatternKind>("|"),
        "instead of swap: a synthetic traffic pattern (sim/core/program/traffic_pattern.hpp), once per size"},
       {"pattern.KIND.repetitions", "integer >= 1", "exchanges per measurement, each after a barrier; default 1"},
       {"pattern.KIND.distance", "integer | tornado", "shift, dim_shift: how far; default 1; tornado: ceil(k/2)-1"},
@@ -282,7 +287,7 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"pattern.KIND.window", "integer >= 1", "all_to_all: messages in flight per PE; default 1"},
       {"pattern.KIND.target", "PE", "hot_spot: the PE everyone sends to; default 0"},
       {"pattern.KIND.root", "PE", "broadcast, reduction: the tree's root; default 0"},
-      {"steps[].op", "get|put|quiet|wait|barrier|compute|write|read|close", "the operation"},
+      {"steps[].op", core::join_names(step_kind_names(), "|"), "the operation"},
       {"steps[].pe", "PE id or $var", "the PE that issues it (not for barrier: all PEs take part)"},
       {"steps[].from", "PE id or $var", "get: the PE whose memory is read (== pe: a local copy)"},
       {"steps[].to", "PE id or $var", "put: the PE whose memory is written"},
@@ -291,7 +296,7 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"steps[].signal", "flag name",
        "put: signal this flag at the target behind the data: the put, shmem_fence, then a flag put (8 B), each "
        "with its call cost; the flag rises once the data has landed"},
-      {"steps[].order", "fence|quiet|none",
+      {"steps[].order", core::enum_names_text<core::SignalOrder>("|"),
        "put with a signal: fence (default; orders delivery, no wait), quiet (wait until every put of the PE is "
        "acknowledged, then the flag put), none (the put is itself the flag put: one call)"},
       {"steps[].flag", "flag name", "wait: wait until this flag of pe is signalled, then consume the signal"},
@@ -300,7 +305,8 @@ const std::vector<core::KeyDoc>& workload_keys() {
        "compute: fixed (default) or a seeded exponential draw of mean `seconds` (each PE its own stream)"},
       {"steps[].file", "name", "write/read/close: the file (machine's io section: striped over its disks)"},
       {"steps[].record", "size", "write/read: bytes per record; default: the whole call is one record"},
-      {"steps[].buffering", "none|iobuf", "write/read: as pattern.md.buffering; default none"},
+      {"steps[].buffering", core::enum_names_text<core::IoMode>("|"),
+       "write/read: as pattern.md.buffering; default none"},
       {"steps[].flops", "number", "compute: floating-point operations at the node's peak rate"},
       {"steps[].label", "string", "name reported with the step's timing; default op + step index"},
   };

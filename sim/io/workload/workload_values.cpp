@@ -20,6 +20,15 @@ std::string resolve_text(const YAML::Node& n, const WorkloadContext& ctx, const 
   return it->second;
 }
 
+size_t resolve_name(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key,
+                    const std::vector<std::string>& names) {
+  std::string shown;
+  const std::string text = resolve_text(n, ctx, key, &shown);
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == text) return i;
+  throw InputError(pos_of(ctx.file, n), key, "must be " + core::join_names(names, ", ", " or "), shown);
+}
+
 long resolve_int(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key, long min, long max) {
   std::string shown;
   const std::string text = resolve_text(n, ctx, key, &shown);

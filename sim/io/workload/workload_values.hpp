@@ -4,9 +4,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/core/support/enum_names.hpp"
 #include "sim/core/support/units.hpp"
 
 namespace t3sim::io {
@@ -26,5 +28,13 @@ int resolve_pe(const YAML::Node& n, const WorkloadContext& ctx, const std::strin
 // A quantity with its unit ("16ms", "81B"), in [min, max] (SI units).
 double resolve_quantity(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key, core::Quantity q,
                         double min, double max);
+// The position in `names` of the name the value holds, else an error "must be a, b or c".
+size_t resolve_name(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key,
+                    const std::vector<std::string>& names);
+// A value of enum E by its name (its table, core/support/enum_names.hpp).
+template <class E>
+E resolve_enum(const YAML::Node& n, const WorkloadContext& ctx, const std::string& key) {
+  return name_table(E{})[resolve_name(n, ctx, key, core::enum_names<E>())].first;
+}
 
 }  // namespace t3sim::io

@@ -155,12 +155,12 @@ void TraceProgram::check_collectives() const {
       const std::string what =
           short_here
               ? fmt::format("PE {} runs only {} collectives; PE 0's collective {} is here", pe, mine.size(), k + 1)
-          : k >= first.size() ? fmt::format("PE {}'s collective {} ({}) has no counterpart: PE 0 runs only {}", pe,
-                                            k + 1, core::collective_name(mine[k].kind), first.size())
-                              : fmt::format("PE {}'s collective {} is {} but PE 0's is {} (line {})", pe, k + 1,
-                                            core::collective_name(mine[k].kind), core::collective_name(first[k].kind),
-                                            first[k].at.line);
-      throw InputError(located(shown.at), core::collective_name(shown.kind),
+          : k >= first.size()
+              ? fmt::format("PE {}'s collective {} ({}) has no counterpart: PE 0 runs only {}", pe, k + 1,
+                            core::enum_name(mine[k].kind), first.size())
+              : fmt::format("PE {}'s collective {} is {} but PE 0's is {} (line {})", pe, k + 1,
+                            core::enum_name(mine[k].kind), core::enum_name(first[k].kind), first[k].at.line);
+      throw InputError(located(shown.at), core::enum_name(shown.kind),
                        "every PE must run the same collectives in the same order: " + what);
     }
   }

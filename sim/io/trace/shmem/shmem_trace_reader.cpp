@@ -4,6 +4,7 @@
 #include <cmath>
 #include <deque>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <optional>
 
@@ -31,10 +32,19 @@ struct Section {
 using Body = std::pair<std::string, std::vector<TraceLine>>;
 using Bodies = std::deque<Body>;
 
-const std::map<std::string, Collective> kCollectives = {
-    {"bcast", Collective::Bcast},        {"reduce", Collective::Reduce}, {"allreduce", Collective::Allreduce},
-    {"alltoall", Collective::Alltoall},  {"gather", Collective::Gather}, {"scatter", Collective::Scatter},
-    {"allgather", Collective::Allgather}};
+// The collectives a SHMEM trace line may name with a size (barrier has a line of its own), by their names
+// in core's table.
+constexpr Collective kSizedCollectives[] = {Collective::Bcast,    Collective::Reduce, Collective::Allreduce,
+                                            Collective::Alltoall, Collective::Gather, Collective::Scatter,
+                                            Collective::Allgather};
+
+std::optional<Collective> sized_collective(const std::string& op) {
+  const auto kind = core::enum_value<Collective>(op);
+  if (kind &&
+      std::find(std::begin(kSizedCollectives), std::end(kSizedCollectives), *kind) != std::end(kSizedCollectives))
+    return kind;
+  return std::nullopt;
+}
 
 class Interpreter {
  public:
@@ -221,10 +231,11 @@ class Interpreter {
     } else if (op == "barrier") {
       opts_of(0, {});
       out_.collective(pe_, {Collective::Barrier, 0, 0, 0}, at);
-    } else if (kCollectives.count(op)) {
-      core::CollectiveCall c{kCollectives.at(op), 0, 0, 0};
-      const bool rooted = op == "bcast" || op == "reduce" || op == "gather" || op == "scatter";
-      const bool combines = op == "reduce" || op == "allreduce";
+    } else if (const auto kind = sized_collective(op)) {
+      core::CollectiveCall c{*kind, 0, 0, 0};
+      const bool rooted = *kind == Collective::Bcast || *kind == Collective::Reduce || *kind == Collective::Gather ||
+                          *kind == Collective::Scatter;
+      const bool combines = *kind == Collective::Reduce || *kind == Collective::Allreduce;
       std::vector<std::string> allowed;
       if (rooted) allowed.push_back("root");
       if (combines) allowed.push_back("flops");

@@ -41,7 +41,7 @@ std::string pe_ranges(const std::vector<int>& pes) {
 std::string describe(const Signature& s) {
   const auto [kind, root, bytes] = s;
   const Collective k = static_cast<Collective>(kind);
-  std::string out = core::collective_name(k);
+  std::string out = core::enum_name(k);
   if (rooted(k)) out += fmt::format(" root {}", root);
   if (same_size(k)) out += fmt::format(" of {:g} B", bytes);
   return out;
@@ -83,7 +83,7 @@ CollectivePlan plan_collectives(const std::vector<std::vector<CollectiveVote>>& 
       const std::string detail =
           fmt::format("first: {} by PE {}{}", describe(signature_of(first)), pe_ranges(ranks), others);
       for (int r : ranks)
-        out.warn(votes[static_cast<size_t>(r)][next[static_cast<size_t>(r)]].at(), core::collective_name(first.kind),
+        out.warn(votes[static_cast<size_t>(r)][next[static_cast<size_t>(r)]].at(), core::enum_name(first.kind),
                  "a collective only some ranks run (a sub-communicator's, or ranks that disagree on its root or "
                  "size; the trace records no communicator): replayed among those ranks",
                  detail);

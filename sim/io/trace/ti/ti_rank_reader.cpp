@@ -40,24 +40,7 @@ constexpr int kDerivedType = -1;
 constexpr int kAnyTagWritten = -444;               // MPI_ANY_TAG
 constexpr size_t kNone = static_cast<size_t>(-1);  // no argument: a default applies
 
-const std::map<std::string, Collective>& collective_kinds() {
-  static const std::map<std::string, Collective> kinds = {{"barrier", Collective::Barrier},
-                                                          {"bcast", Collective::Bcast},
-                                                          {"reduce", Collective::Reduce},
-                                                          {"allreduce", Collective::Allreduce},
-                                                          {"alltoall", Collective::Alltoall},
-                                                          {"gather", Collective::Gather},
-                                                          {"scatter", Collective::Scatter},
-                                                          {"allgather", Collective::Allgather},
-                                                          {"gatherv", Collective::Gatherv},
-                                                          {"scatterv", Collective::Scatterv},
-                                                          {"allgatherv", Collective::Allgatherv},
-                                                          {"alltoallv", Collective::Alltoallv},
-                                                          {"reducescatter", Collective::ReduceScatter},
-                                                          {"scan", Collective::Scan},
-                                                          {"exscan", Collective::Exscan}};
-  return kinds;
-}
+bool is_collective(const std::string& name) { return core::enum_value<Collective>(name).has_value(); }
 
 const std::set<std::string> kSends = {"send", "isend", "Ssend", "ISsend", "bsend", "ibsend"};
 const std::set<std::string> kNonblocking = {"isend", "ISsend", "ibsend", "irecv"};
@@ -166,13 +149,13 @@ void TiRankReader::look_ahead(const Line& l) {
   } else if (a == "wait") {
     requests_.expect_wait(request_key(r));
   } else {
-    const bool nonblocking = a.size() > 1 && a[0] == 'i' && collective_kinds().count(a.substr(1));
+    const bool nonblocking = a.size() > 1 && a[0] == 'i' && is_collective(a.substr(1));
     const std::string name = nonblocking ? a.substr(1) : a;
     const SourcePos at = r.pos(0);
     const std::string* file = &(*texts_)[static_cast<size_t>(l.at.file)].path;
     if (name == "Win_fence") {
       votes_.push_back({Collective::Barrier, 0, 0, file, at.line, at.column});
-    } else if (collective_kinds().count(name)) {
+    } else if (is_collective(name)) {
       const core::CollectiveCall c = parse_collective(l, name, static_cast<size_t>(out_->pes()), rank_);
       votes_.push_back({c.kind, c.root, c.bytes, file, at.line, at.column});
     }
@@ -253,7 +236,8 @@ void TiRankReader::act(const Line& l) {
     one_sided(l);
   } else if (a == "IO") {  // IO - NAME BYTES
     out_->warn(r.pos(1), "IO",
-               "MPI-IO is not modelled yet (t3sim has no I/O nodes or disks): the call is replayed without cost");
+               "MPI-IO is not modelled yet (the file I/O model is not wired to traces): the call is replayed without "
+               "cost");
     out_->no_cost("IO (MPI-IO, not modelled)");
   } else if (a == "migrate") {
     r.number(0, "bytes", 0, 1e18);
@@ -478,7 +462,7 @@ core::CollectiveCall TiRankReader::parse_collective(const Line& l, const std::st
   auto flops = [&](size_t i) { return r.number(i, "flops", 0, 1e18); };
   size_t args = 0;
   while (r.has(args)) ++args;
-  const Collective kind = collective_kinds().at(name);
+  const Collective kind = *core::enum_value<Collective>(name);
   core::CollectiveCall c{kind, 0, 0, 0};
   switch (kind) {
     case Collective::Barrier:
@@ -587,8 +571,8 @@ core::CollectiveCall TiRankReader::parse_collective(const Line& l, const std::st
 
 bool TiRankReader::collective(const Line& l) {
   const std::string& a = l.a;
-  const bool nonblocking = a.size() > 1 && a[0] == 'i' && collective_kinds().count(a.substr(1));
-  if (!nonblocking && !collective_kinds().count(a)) return false;
+  const bool nonblocking = a.size() > 1 && a[0] == 'i' && is_collective(a.substr(1));
+  if (!nonblocking && !is_collective(a)) return false;
   const std::string name = nonblocking ? a.substr(1) : a;
   const auto& group = (*plan_)[collectives_read_].group;
   const size_t world = static_cast<size_t>(out_->pes());
