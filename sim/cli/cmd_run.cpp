@@ -13,6 +13,7 @@
 #include "sim/core/machine/param_ranges.hpp"
 #include "sim/core/program/swap_pattern.hpp"
 #include "sim/core/program/traffic_pattern.hpp"
+#include "sim/core/support/enum_names.hpp"
 #include "sim/core/topology/failed_links.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/files/atomic_file.hpp"
@@ -30,7 +31,10 @@ void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
   for (const auto& [path, text] : a.params) {
     const auto q = core::param_quantity(path);
     const bool known = q && core::param_value(m, path).has_value();
-    if (!known) throw io::InputError({"--param", 0, 0}, path, "names no parameter of " + a.machine, "'" + text + "'");
+    if (!known)
+      throw io::InputError({"--param", 0, 0}, path,
+                           "names no parameter of " + a.machine + core::did_you_mean(path, core::param_paths(m)),
+                           "'" + text + "'");
     std::string why;
     const auto v = core::parse_quantity(text, *q, &why);
     if (!v || *v < 0) throw io::InputError({"--param", 0, 0}, path, v ? "must not be negative" : why, "'" + text + "'");

@@ -1,6 +1,7 @@
 // t3sim: command line. The only place that catches exceptions and chooses exit codes.
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
@@ -15,6 +16,37 @@ namespace t3sim::cli {
 std::string default_cases_path() { return std::string(T3SIM_SOURCE_DIR) + "/validation/cases.yaml"; }
 
 }  // namespace t3sim::cli
+
+namespace {
+
+// A count from the command line: a whole number of at least 1, said in those words (CLI::PositiveNumber
+// on an int printed the range 0 .. 1.8e308 in full).
+const CLI::Validator kWholeNumberAtLeast1(
+    [](std::string& text) -> std::string {
+      size_t used = 0;
+      long long value = 0;
+      try {
+        value = std::stoll(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size() || text.empty()) return "must be a whole number (got '" + text + "')";
+      if (value < 1) return "must be at least 1 (got " + text + ")";
+      if (value > 1000000000) return "must be at most 1000000000 (got " + text + ")";
+      return "";
+    },
+    "INT>=1");
+
+// "PATH: Not a directory (cannot create directories)" for a filesystem error on a path the user named.
+std::string filesystem_message(const std::filesystem::filesystem_error& e) {
+  std::string operation = e.what();
+  const std::string prefix = "filesystem error: ";
+  if (operation.rfind(prefix, 0) == 0) operation = operation.substr(prefix.size());
+  if (const size_t colon = operation.find(": "); colon != std::string::npos) operation = operation.substr(0, colon);
+  return (e.path1().empty() ? "" : e.path1().string() + ": ") + e.code().message() + " (" + operation + ")";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace t3sim::cli;
@@ -50,7 +82,7 @@ int main(int argc, char** argv) {
                     "links out of service, added to the machine's torus.failed_links: nN.D+ / nN.D- (one way), nN.D "
                     "(the cable), nN (the router); comma-separated or repeated")
         ->delimiter(',');
-    cmd->add_option("--pes", run.pes, "job size in PEs (default: the workload's pes)")->check(CLI::PositiveNumber);
+    cmd->add_option("--pes", run.pes, "job size in PEs (default: the workload's pes)")->check(kWholeNumberAtLeast1);
     cmd->add_option("--placement", run.placement, "contiguous | block | random:SEED | list:P0,P1,...")
         ->capture_default_str();
     cmd->add_option("--size", text.size, "one message size (e.g. 64KiB) instead of the workload's sizes");
@@ -61,7 +93,7 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     cmd->add_option("--background", run.background, "a background job (workload file) on the PEs left free");
     cmd->add_option("--background-pes", run.background_pes, "its size (default: its file's pes)")
-        ->check(CLI::PositiveNumber);
+        ->check(kWholeNumberAtLeast1);
     cmd->add_option("--background-placement", run.background_placement, "contiguous | random:SEED")
         ->capture_default_str();
     cmd->add_option("--background-set", text.background_sets,
@@ -116,8 +148,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir,
                       "also write WORKLOAD.PROFILE.csv and .json into this folder (a streamed TI trace: records "
                       "summed per PE, label and kind)");
-  run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
-  run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line");
+  auto* json_flag = run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
+  run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line")->excludes(json_flag);
   run_cmd->add_option("--paje", run.paje, "also write a SimGrid Paje trace of the run (view it in ViTE)");
   run_cmd->add_option("--traffic", run.traffic_file,
                       "also write the traffic report (JSON: per-size bandwidths, every link's load) to this file; "
@@ -320,6 +352,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const t3sim::core::UnroutablePair& e) {  // the machine's routing and failed links, not a fault
     std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {  // a path the user named cannot be made or used
+    std::cerr << "error: " << filesystem_message(e) << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -44,8 +44,7 @@ RunRequest every_field_set() {
   r.machine = "platforms/t3e-900-mcurie.yaml";
   r.workload = "workloads/shift.yaml";
   r.profile = "shmem";
-  r.out_dir = "out dir";
-  r.json = true;
+  r.out_dir = "out dir";  // json stays false: --json and --summary exclude each other
   r.variables = {{"peer", "3"}, {"window", "2"}};
   r.pes = 64;
   r.size = 65536;
@@ -76,6 +75,10 @@ TEST(RunRequest, CommandLinesComeBackFromTheParserUnchanged) {
   minimal.workload = "w.yaml";
   requests.push_back(minimal);
   requests.push_back(every_field_set());
+  RunRequest json = minimal;
+  json.json = true;
+  json.out_dir = "out";
+  requests.push_back(json);
   RunRequest trace;
   trace.machine = "m.yaml";
   trace.trace = "workloads/traces/shift.t3t";
@@ -106,7 +109,7 @@ TEST(RunRequest, EveryFieldShowsInItsCommandLine) {
       [&](RunRequest& r) { r.expand_whole = true; },
       [&](RunRequest& r) { r.profile = all.profile; },
       [&](RunRequest& r) { r.out_dir = all.out_dir; },
-      [&](RunRequest& r) { r.json = true; },
+      [&](RunRequest& r) { r.json = true; },  // index 6
       [&](RunRequest& r) { r.variables = all.variables; },
       [&](RunRequest& r) { r.pes = all.pes; },
       [&](RunRequest& r) { r.size = all.size; },
@@ -132,10 +135,10 @@ TEST(RunRequest, EveryFieldShowsInItsCommandLine) {
     EXPECT_NE(r, base) << "field " << i;
     EXPECT_NE(r.to_argv(), base.to_argv()) << "field " << i << " does not reach the command line";
   }
-  // Setting them all one by one (but the trace's) gives every_field_set(): the list covers it whole.
+  // Setting them all one by one (but the trace's and --json) gives every_field_set(): the list covers it.
   RunRequest built = base;
   built.machine = all.machine;
   for (size_t i = 0; i < one_field.size(); ++i)
-    if (i != 1 && i != 2 && i != 3) one_field[i](built);
+    if (i != 1 && i != 2 && i != 3 && i != 6) one_field[i](built);  // not the trace's, not --json
   EXPECT_EQ(built, all);
 }

@@ -51,6 +51,17 @@ bool visit(MachineSpec& m, const std::string& path, Use&& use) {
 
 }  // namespace
 
+std::vector<std::string> param_paths(const MachineSpec& m) {
+  std::vector<std::string> paths;
+  for (const auto& d : node_params()) paths.push_back("node." + d.key);
+  for (const auto& d : network_params()) paths.push_back("network." + d.key);
+  if (m.has_io())
+    for (const auto& d : io_params()) paths.push_back("io." + d.key);
+  for (const auto& p : m.profiles)
+    for (const auto& d : profile_params()) paths.push_back("software.profiles." + p.name + "." + d.key);
+  return paths;
+}
+
 std::optional<double> param_value(const MachineSpec& m, const std::string& path) {
   std::optional<double> out;
   visit(const_cast<MachineSpec&>(m), path, [&](const auto& d, const auto& section) { out = d.get(section); });

@@ -25,6 +25,9 @@ std::optional<double> param_value(const MachineSpec& m, const std::string& path)
 bool set_param(MachineSpec& m, const std::string& path, double value);
 // The quantity of the parameter a path names (for parsing and printing), or nullopt.
 std::optional<Quantity> param_quantity(const std::string& path);
+// Every path `m` has a parameter at (node., network., io. when it has I/O nodes, each profile's), for
+// "did you mean" on --param.
+std::vector<std::string> param_paths(const MachineSpec& m);
 
 // The ranged parameters that a run with `profile` depends on: node, network and that profile's keys,
 // in key-path order.

@@ -174,8 +174,12 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     for (const auto& name : vm.keys()) ctx.variables[name] = scalar_text(vm.node()[name], path, "variables." + name);
   }
   for (const auto& [name, value] : overrides) {
-    if (!ctx.variables.count(name))
-      throw InputError({path, 0, 0}, "variables." + name, "--set names a variable the workload does not declare");
+    if (!ctx.variables.count(name)) {
+      std::vector<std::string> declared;
+      for (const auto& [declared_name, value] : ctx.variables) declared.push_back(declared_name);
+      throw InputError({path, 0, 0}, "variables." + name,
+                       "--set names a variable the workload does not declare" + did_you_mean(name, declared));
+    }
     ctx.variables[name] = value;
   }
 
