@@ -10,6 +10,7 @@
 #include "sim/core/support/units.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/files/input_error.hpp"
+#include "sim/io/workload/workload_loader.hpp"
 
 namespace t3sim::cli {
 
@@ -131,9 +132,9 @@ int main(int argc, char** argv) {
     if (!text.size.empty()) {
       std::string why;
       const auto v = t3sim::core::parse_quantity(text.size, t3sim::core::Quantity::Size, &why);
-      if (!v || *v < 1) {
-        std::cerr << "t3sim " << command << ": --size: " << (v ? "must be at least 1B" : why) << " (got '" << text.size
-                  << "')\n";
+      const std::string problem = v ? t3sim::io::message_size_problem(*v) : why;
+      if (!problem.empty()) {
+        std::cerr << "t3sim " << command << ": --size: " << problem << " (got '" << text.size << "')\n";
         return 2;
       }
       run.size = *v;

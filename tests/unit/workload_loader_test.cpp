@@ -54,6 +54,11 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"pe_out_of_range", "steps\\[3\\].pe: must be between 0 and 3 \\(got '4'\\)"},
         RejectionCase{"zero_bytes", "steps\\[0\\].bytes: must be a whole number of bytes from 1B to 1GiB"},
         RejectionCase{"huge_bytes", "steps\\[0\\].bytes: must be a whole number of bytes from 1B to 1GiB"},
+        RejectionCase{"sizes_negative",
+                      "sizes_negative.yaml:[0-9]+:[0-9]+: sizes\\[1\\]: must be a whole number of bytes from 1B to "
+                      "1GiB \\(got -64KiB\\)"},
+        RejectionCase{"sizes_huge",
+                      "sizes\\[1\\]: must be a whole number of bytes from 1B to 1GiB \\(got 100000TiB\\)"},
         RejectionCase{"size_without_sizes", "steps\\[0\\].bytes: \\$size needs a top-level 'sizes' list"},
         RejectionCase{"undeclared_variable", "steps\\[0\\].from: names no declared variable \\(got '\\$partner'\\)"},
         RejectionCase{"variable_out_of_range", "steps\\[0\\].from: must be between 0 and 3 \\(got \\$peer = '9'\\)"},

@@ -11,6 +11,7 @@
 #include "sim/io/study/sweep_axes_reader.hpp"
 #include "sim/io/trace/common/trace_lines.hpp"
 #include "sim/io/trace/shmem/shmem_trace_reader.hpp"
+#include "sim/io/workload/workload_loader.hpp"
 #include "sim/io/yaml/yaml_map.hpp"
 
 namespace t3sim::io {
@@ -163,8 +164,12 @@ SweepSpec load_sweep(const std::string& path) {
   // Without `sizes` each workload runs its own (an MD run, I/O): no --size.
   if (auto sizes = top.optional("sizes")) {
     sequence_value(*sizes, path, "sizes");
-    for (size_t i = 0; i < sizes->size(); ++i)
-      s.sizes.push_back(quantity_value((*sizes)[i], path, "sizes[" + std::to_string(i) + "]", core::Quantity::Size));
+    for (size_t i = 0; i < sizes->size(); ++i) {
+      const std::string key = "sizes[" + std::to_string(i) + "]";
+      s.sizes.push_back(quantity_value((*sizes)[i], path, key, core::Quantity::Size));
+      if (const std::string problem = message_size_problem(s.sizes.back()); !problem.empty())
+        throw InputError(pos_of(path, (*sizes)[i]), key, problem, (*sizes)[i].Scalar());
+    }
     if (s.sizes.empty()) throw InputError(pos_of(path, *sizes), "sizes", "must list at least one size");
   } else if (!s.traces.empty()) {
     throw InputError(top.key_pos("traces"), "sizes", "a study of traces needs sizes (a trace is scaled to each)");

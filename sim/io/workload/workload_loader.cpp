@@ -13,6 +13,13 @@
 #include "sim/io/yaml/yaml_map.hpp"
 
 namespace t3sim::io {
+
+std::string message_size_problem(double bytes) {
+  if (bytes < 1 || bytes > kMaxMessageBytes || bytes != static_cast<double>(static_cast<long long>(bytes)))
+    return "must be a whole number of bytes from 1B to 1GiB";
+  return "";
+}
+
 namespace {
 
 // Refuses a workload that would expand beyond core::kMaxOperations, before building anything.
@@ -48,8 +55,8 @@ double read_bytes(MapReader& step, const Context& ctx) {
   } else {
     bytes = quantity_value(n, ctx.file, key, core::Quantity::Size);
   }
-  if (bytes < 1 || bytes > kMaxMessageBytes || bytes != static_cast<double>(static_cast<long long>(bytes)))
-    throw InputError(pos_of(ctx.file, n), key, "must be a whole number of bytes from 1B to 1GiB", n.Scalar());
+  if (const std::string problem = message_size_problem(bytes); !problem.empty())
+    throw InputError(pos_of(ctx.file, n), key, problem, n.Scalar());
   return bytes;
 }
 
@@ -188,8 +195,12 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
     sequence_value(*list, path, "sizes");
     if (list->size() == 0) throw InputError(pos_of(path, *list), "sizes", "must list at least one size");
     sizes.clear();
-    for (size_t i = 0; i < list->size(); ++i)
-      sizes.push_back(quantity_value((*list)[i], path, "sizes[" + std::to_string(i) + "]", core::Quantity::Size));
+    for (size_t i = 0; i < list->size(); ++i) {
+      const std::string key = "sizes[" + std::to_string(i) + "]";
+      sizes.push_back(quantity_value((*list)[i], path, key, core::Quantity::Size));
+      if (const std::string problem = message_size_problem(*sizes.back()); !problem.empty())
+        throw InputError(pos_of(path, (*list)[i]), key, problem, (*list)[i].Scalar());
+    }
   }
   if (size > 0) {
     if (size > kMaxMessageBytes) throw InputError({"--size", 0, 0}, "", "must be at most 1GiB", std::to_string(size));
@@ -268,7 +279,8 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"doc", "string", "what the workload does (optional)"},
       {"pes", "integer >= 1", "PEs of the job: ids 0 .. pes-1; must not exceed the machine's PEs"},
       {"variables", "map name -> value", "named values steps may use as $name; `run --set name=v` overrides"},
-      {"sizes", "list of sizes (8B, 2KiB, ...)", "the steps run once per size, in order; bytes: $size takes it"},
+      {"sizes", "list of sizes (8B, 2KiB, ...)",
+       "the steps run once per size, in order; bytes: $size takes it; each a whole number of bytes from 1B to 1GiB"},
       {"steps", "list of maps", "the operations; each PE runs the steps naming it in list order"},
       {"pattern", "map, or list of maps",
        "one pattern; or phases: a list of traffic patterns run one after the other in each measurement"},

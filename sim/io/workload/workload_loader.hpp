@@ -34,5 +34,8 @@ const std::vector<core::KeyDoc>& io_pattern_keys();
 
 // Largest message a workload may move: beyond the memory of any T3D/T3E PE.
 constexpr double kMaxMessageBytes = 1073741824.0;  // 1 GiB
+// The one rule for a message size anywhere (a step's bytes, a workload's or a study's sizes, --size):
+// "" for a whole number of bytes from 1B to 1GiB, else what is wrong with it.
+std::string message_size_problem(double bytes);
 
 }  // namespace t3sim::io
