@@ -24,6 +24,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/io/files/atomic_file.hpp"
+#include "sim/io/files/input_error.hpp"
 #include "sim/io/study/sweep_spec.hpp"
 #include "sim/report/sweep_plot.hpp"
 #include "sim/report/sweep_report.hpp"
@@ -167,6 +168,14 @@ int cmd_sweep(const SweepArgs& a) {
     return 0;
   }
   const std::string dir = a.out_dir.empty() ? "sweep-" + spec.name : a.out_dir;
+  if (!a.force) {
+    std::set<std::string> ids;
+    for (const auto& p : points) ids.insert(p.id());
+    if (const std::string other = study::other_study_in(dir, a.spec, ids); !other.empty())
+      throw io::InputError(
+          {"--out", 0, 0}, "",
+          dir + " holds " + other + ", not " + a.spec + ": give another --out, or --force to write into it anyway");
+  }
   if (!a.points.empty()) return run_task(spec, points, dir, a.points, a.uncertainty);
   if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
   std::filesystem::create_directories(dir);

@@ -66,6 +66,7 @@ struct SweepArgs {
   int uncertainty = 0;  // > 0: every point with a 5-95% band over this many samples
   std::string out_dir;  // default: sweep-NAME
   bool list = false;    // print the points and exit, run nothing
+  bool force = false;   // write into a folder that holds another study's results
   bool report = false;  // when complete, also write OUT/report.html
   std::string points;   // non-empty: run only these points into a part file of their own (an array task)
   // Slurm (cmd_sweep_slurm.cpp)

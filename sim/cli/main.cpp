@@ -234,6 +234,9 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("SPEC", sweep.spec, "sweep file (YAML)")->required();
   sweep_cmd->add_option("--out", sweep.out_dir, "results folder (default: sweep-NAME); rerun to resume");
   sweep_cmd->add_flag("--list", sweep.list, "print the study's points and exit without running them");
+  sweep_cmd->add_flag("--force", sweep.force,
+                      "write into an --out folder that holds another study's results (refused otherwise: the two "
+                      "studies' rows would mix in one sweep.csv)");
   auto* report_opt = sweep_cmd->add_flag(
       "--report", sweep.report, "when the study is complete, also write OUT/report.html (`t3sim report OUT` later)");
   auto* points_opt = sweep_cmd->add_option(

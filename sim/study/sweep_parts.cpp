@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 
@@ -52,6 +53,25 @@ std::vector<std::string> complete_lines(const std::string& path) {
 }
 
 }  // namespace
+
+std::string other_study_in(const std::string& dir, const std::string& spec, const std::set<std::string>& ids) {
+  // By rows, not by the study file: a study grown (or edited) keeps its folder, since its done points
+  // are found again by id; only rows of points it does not have belong to another study.
+  size_t foreign = 0;
+  std::string example;
+  for (const auto& [id, row] : rows_in_folder(dir))
+    if (!ids.count(id) && foreign++ == 0) example = id;
+  if (foreign == 0) return "";
+  std::string other = std::to_string(foreign) + " rows of points that are not this study's, e.g. " + example;
+  const std::string manifest = dir + "/sweep-manifest.json";
+  if (std::filesystem::exists(manifest)) {
+    const auto j = nlohmann::json::parse(io::read_whole_file(manifest), nullptr, false);
+    const std::string mine = std::filesystem::absolute(spec).lexically_normal().string();
+    if (!j.is_discarded() && j.contains("spec") && j["spec"].is_string() && j["spec"].get<std::string>() != mine)
+      other += " (of the study " + j["spec"].get<std::string>() + ")";
+  }
+  return other;
+}
 
 std::string point_traffic_file(const std::string& dir, int index) {
   return dir + "/traffic/" + std::to_string(index) + ".json";

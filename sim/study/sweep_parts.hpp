@@ -4,6 +4,7 @@
 // run of the same study writes, and says which points are still missing or failed.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ std::string point_traffic_file(const std::string& dir, int index);
 
 // Every complete row under DIR: DIR/sweep.csv and all DIR/parts/*.csv, by point id.
 std::map<std::string, std::string> rows_in_folder(const std::string& dir);
+
+// What of another study DIR holds, in words ("3 rows of points that are not this study's, e.g. ID (of
+// the study /a/b.yaml)"), or "" when every row under DIR (sweep.csv, parts/) is one of this study's
+// points (`ids`; `spec` the study file as given, to compare with DIR/sweep-manifest.json's).
+std::string other_study_in(const std::string& dir, const std::string& spec, const std::set<std::string>& ids);
 
 // Failures recorded by tasks (DIR/parts/*.failed), by point index: the last message of each.
 std::map<int, std::string> failures_in_folder(const std::string& dir);
