@@ -33,7 +33,7 @@ void print_single_route(const core::MachineSpec& m, int a, int b) {
 }
 
 // The links of a multipath split, nearest the source first (then by id), with their shares.
-void print_split(const core::MachineSpec& m, const core::Routing& routing, int a, int b,
+void print_split(const core::MachineSpec& m, const core::Routing& routing, int a,
                  const std::vector<core::LinkId>& links, const std::vector<double>& weights) {
   const core::Torus torus = m.torus();
   std::vector<size_t> order(links.size());
@@ -96,7 +96,7 @@ int cmd_route(const RouteArgs& a) {
     if (routing->single_route())
       print_single_route(variant, a_node, b_node);
     else
-      print_split(variant, *routing, a_node, b_node, links, weights);
+      print_split(variant, *routing, a_node, links, weights);
     const core::CostModel cost(variant, *variant.find_profile(""));
     std::cout << fmt::format("  hops {}  links {}  latency {}  bottleneck {}\n", cost.hops(a.src, a.dst), links.size(),
                              core::format_quantity(cost.latency(a.src, a.dst), core::Quantity::Time),

@@ -135,7 +135,9 @@ TEST(Routing, FailedLinkDetourSharesOneLink) {
   EXPECT_NEAR(r.sizes[0].pe_bandwidth.max / kLink, 1.0, 0.01);        // the 14 others
   int halves = 0;
   for (const auto& l : r.links) {
-    if (l.name == "n8.x+") EXPECT_NEAR(l.bytes, 2 * kBytes, 1);  // 8 -> 9 and the whole detour of 0 -> 1
+    if (l.name == "n8.x+") {
+      EXPECT_NEAR(l.bytes, 2 * kBytes, 1);  // 8 -> 9 and the whole detour of 0 -> 1
+    }
     if (l.name == "n0.x+") ADD_FAILURE() << "the failed link carried " << l.bytes << " B";
     if (l.name == "n0.y+" || l.name == "n0.y-" || l.name == "n9.y+" || l.name == "n9.y-") {
       EXPECT_NEAR(l.bytes, kBytes / 2, 1) << l.name;

@@ -164,7 +164,9 @@ TEST(AdaptiveSplits, RoundsRaiseTheSlowestEntryAndTheTotalOnRandomFlows) {
     const int flows = seed % 2 ? 40 : 600;
     for (int i = 0; i < flows; ++i) {
       const int s = node(rng), d = node(rng);
-      if (s != d) ASSERT_GE(net.add(s, d), 0);
+      if (s != d) {
+        ASSERT_GE(net.add(s, d), 0);
+      }
     }
     net.solver.solve();
     const auto [slowest_before, total_before] = net.slowest_and_total();

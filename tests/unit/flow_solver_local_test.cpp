@@ -91,8 +91,9 @@ TEST(FlowSolverLocal, StaysFeasibleAndTheNextExactSolveIsMaxMin) {
       sys.change();
       sys.solver.solve_local();
       ASSERT_TRUE(sys.feasible()) << "after local solve " << step;
-      if (!sys.solver.deferred())
+      if (!sys.solver.deferred()) {
         ASSERT_TRUE(sys.exact()) << "a local solve that defers nothing is exact, step " << step;
+      }
       if (step % 7 == 6) {  // the exact solve owed, after several local ones
         sys.solver.solve();
         ASSERT_FALSE(sys.solver.deferred());

@@ -62,7 +62,9 @@ TEST(ResultsWriter, TrafficLinksReadBackWithTheirDimensions) {
     EXPECT_EQ(back[i].bytes, t.links[i].bytes);
     EXPECT_EQ(back[i].utilisation, t.links[i].utilisation);  // exactly: the heat map is byte-identical
     EXPECT_EQ(back[i].dim, t.links[i].dim);
-    if (back[i].dim >= 0) EXPECT_EQ(back[i].plus, t.links[i].plus);
+    if (back[i].dim >= 0) {
+      EXPECT_EQ(back[i].plus, t.links[i].plus);
+    }
   }
   EXPECT_THROW(io::links_of_traffic_json("{\"makespan_s\": 1}", "t.json"), std::runtime_error);
 }

@@ -42,12 +42,16 @@ void expect_split_equals_listed(const Torus& t, const std::vector<LinkId>& faile
       ASSERT_EQ(links.size(), want.share.size()) << "pair " << s << " -> " << d;
       double sum = 0;
       for (size_t i = 0; i < links.size(); ++i) {
-        if (i > 0) ASSERT_LT(links[i - 1], links[i]);
+        if (i > 0) {
+          ASSERT_LT(links[i - 1], links[i]);
+        }
         ASSERT_TRUE(want.share.count(links[i])) << Torus::link_name(links[i]);
         EXPECT_NEAR(weights[i], want.share.at(links[i]), 1e-12) << "pair " << s << " -> " << d;
         sum += weights[i];
       }
-      if (hops > 0) EXPECT_NEAR(sum, hops, 1e-9);  // every route crosses `hops` links
+      if (hops > 0) {
+        EXPECT_NEAR(sum, hops, 1e-9);  // every route crosses `hops` links
+      }
     }
 }
 

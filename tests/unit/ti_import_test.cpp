@@ -57,7 +57,9 @@ TEST(TiImport, WaitallCompletesOnlyTheRequestsNoLaterWaitNames) {
   EXPECT_EQ(no_cost(w, "wait for a request no call left pending"), 0u);
   // each receive is completed under its own wait line, not under the waitall
   for (const core::Op& op : w.workload.ops)
-    if (op.kind == core::OpKind::MpiRecv) EXPECT_EQ(w.workload.labels.name(op.label), "wait");
+    if (op.kind == core::OpKind::MpiRecv) {
+      EXPECT_EQ(w.workload.labels.name(op.label), "wait");
+    }
 }
 
 TEST(TiImport, WaitallWithNoLaterWaitCompletesEverything) {
@@ -65,7 +67,9 @@ TEST(TiImport, WaitallWithNoLaterWaitCompletesEverything) {
                       "0 irecv 1 0 8 6\n0 isend 1 0 8 6\n0 waitall 2\n"
                       "1 irecv 0 0 8 6\n1 isend 0 0 8 6\n1 waitall 2\n");
   for (const core::Op& op : w.workload.ops)
-    if (op.kind == core::OpKind::MpiRecv) EXPECT_EQ(w.workload.labels.name(op.label), "waitall");
+    if (op.kind == core::OpKind::MpiRecv) {
+      EXPECT_EQ(w.workload.labels.name(op.label), "waitall");
+    }
   EXPECT_EQ(w.account.replayed, 6u);
 }
 
@@ -181,7 +185,9 @@ TEST(TiImport, OneSidedCallsBecomeShmemOperations) {
   EXPECT_EQ(ops(w.workload, 0, core::OpKind::Quiet), 2);  // flush, unlock
   EXPECT_EQ(ops(w.workload, 0, core::OpKind::Barrier) + ops(w.workload, core::kAllPes, core::OpKind::Barrier), 1);
   for (const core::Op& op : w.workload.ops)
-    if (op.kind == core::OpKind::Put) EXPECT_DOUBLE_EQ(op.bytes, 128);  // 16 doubles
+    if (op.kind == core::OpKind::Put) {
+      EXPECT_DOUBLE_EQ(op.bytes, 128);  // 16 doubles
+    }
 }
 
 TEST(TiImport, NonblockingCollectivesReplayAsBlockingWithAWarning) {
@@ -230,7 +236,9 @@ TEST(TiImport, ACollectiveOnlyHalfTheRanksRunIsReplayedAmongThem) {
   EXPECT_EQ(w.account.warnings[1].lines, 2u);
   for (const core::Op& op : w.workload.ops) {
     if (op.kind == core::OpKind::Barrier) ADD_FAILURE() << "a half's barrier used the job's barrier";
-    if (op.kind == core::OpKind::Put && op.bytes == 16) EXPECT_LT(op.pe, 2);  // the half's own allreduce
+    if (op.kind == core::OpKind::Put && op.bytes == 16) {
+      EXPECT_LT(op.pe, 2);  // the half's own allreduce
+    }
   }
 }
 
@@ -268,7 +276,9 @@ TEST(TiImport, APersistentReceiveTakesItsSourceFromItsWait) {
   EXPECT_EQ(no_cost(w, "wait for a request no call left pending"), 0u);
   EXPECT_EQ(ops(w.workload, 0, core::OpKind::MpiRecv), 1);
   for (const core::Op& op : w.workload.ops)
-    if (op.kind == core::OpKind::MpiRecv) EXPECT_EQ(w.workload.labels.name(op.label), "wait");
+    if (op.kind == core::OpKind::MpiRecv) {
+      EXPECT_EQ(w.workload.labels.name(op.label), "wait");
+    }
 }
 
 TEST(TiImport, OneFileLayoutListsOneFileOfEveryRank) {

@@ -176,7 +176,7 @@ FirstReading read_first(const TiTraceText& trace, double eager_threshold, double
                         const std::set<int>& exact) {
   const int ranks = trace.ranks();
   FirstReading first{
-      TraceProgram(ranks, trace.files, max_operations, strict), {}, core::MessageIndex(eager_threshold, exact)};
+      TraceProgram(ranks, trace.files, max_operations, strict), {}, core::MessageIndex(eager_threshold, exact), {}};
   std::vector<TiRankReader> readers = look_ahead(first.program, trace, &first.plan);
   first.unread = readers;
   for (int rank = 0; rank < ranks; ++rank) {
