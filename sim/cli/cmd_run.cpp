@@ -25,6 +25,16 @@
 #include "sim/report/link_heatmap.hpp"
 
 namespace t3sim::cli {
+namespace {
+
+// An output file a run was asked for (--transfers, --traffic), its folder made first.
+void write_making_folder(const std::string& path, const std::string& text) {
+  const auto folder = std::filesystem::path(path).parent_path();
+  if (!folder.empty()) std::filesystem::create_directories(folder);
+  io::write_file_atomically(path, text);
+}
+
+}  // namespace
 
 // Applies --param PATH=VALUE overrides: the value in the parameter's units, range-checked as in a file.
 void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
@@ -120,11 +130,7 @@ int cmd_run(const protocol::RunRequest& a) {
         "wall-second\n",
         load_wall, operations, wall, operations / wall);
   }
-  if (!a.transfers_file.empty()) {
-    const auto folder = std::filesystem::path(a.transfers_file).parent_path();
-    if (!folder.empty()) std::filesystem::create_directories(folder);
-    io::write_file_atomically(a.transfers_file, io::transfers_csv(result));
-  }
+  if (!a.transfers_file.empty()) write_making_folder(a.transfers_file, io::transfers_csv(result));
   std::optional<analysis::TrafficReport> traffic;
   if (!pattern.empty()) {
     const std::string label = pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
@@ -132,11 +138,7 @@ int cmd_run(const protocol::RunRequest& a) {
   } else if (is_trace || a.summary || !a.traffic_file.empty()) {  // a step workload: every operation counts
     traffic = analysis::traffic_report(machine, *placement, result, "", job_pes);
   }
-  if (!a.traffic_file.empty()) {
-    const auto folder = std::filesystem::path(a.traffic_file).parent_path();
-    if (!folder.empty()) std::filesystem::create_directories(folder);
-    io::write_file_atomically(a.traffic_file, io::traffic_json(*traffic) + "\n");
-  }
+  if (!a.traffic_file.empty()) write_making_folder(a.traffic_file, io::traffic_json(*traffic) + "\n");
   const std::vector<analysis::PeTime> split = analysis::time_split(result, job_pes);
   if (!a.out_dir.empty()) {
     std::filesystem::create_directories(a.out_dir);
