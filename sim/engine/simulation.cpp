@@ -1,5 +1,7 @@
 #include "sim/engine/simulation.hpp"
 
+#include "sim/core/packet/packet_transport.hpp"
+
 #include <xbt/log.h>
 
 #include <cstdio>
@@ -94,9 +96,47 @@ core::RunResult interpret(const core::CostModel& cost, const core::Workload& wor
   return interpreter.take_result();
 }
 
+// The packet driver: its own clock, no SimGrid engine.
+core::RunResult simulate_packets(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
+                                 const core::Workload& workload, const core::JobPlacement& placement) {
+  if (auto why = driver_refusal(machine, Driver::Packet)) throw core::ModelError(*why);
+  if (workload.has_io())
+    throw core::ModelError("the packet driver has no disk model yet: run file I/O under the fast driver");
+  const core::JobPlacement endpoints = machine.has_io() ? placement.with_io_nodes(machine) : placement;
+  const core::CostModel cost(machine, profile, endpoints);
+  core::PacketTransport transport(cost);
+  core::PeInterpreter interpreter(cost, workload, transport);
+  interpreter.start();
+  transport.run();
+  core::RunResult result = interpreter.take_result();
+  const core::PacketMeasure m = transport.measure();
+  core::PacketRunStats& p = result.packet;
+  p.present = true;
+  p.cycle_s = m.cycle_s;
+  p.cycles = m.cycles;
+  p.window_begin = m.window_begin;
+  p.window_end = m.window_end;
+  if (m.window_end > m.window_begin) {
+    p.accepted_flits_per_cycle = m.accepted_flits_per_cycle;
+    p.accepted_flits_per_cycle_min = m.accepted_flits_per_cycle_min;
+  }
+  p.mean_packet_latency_cycles = m.stats.packets_delivered > 0 ? m.mean_packet_latency_cycles : 0;
+  p.packets = m.stats.packets_delivered;
+  p.flits = m.stats.flits_ejected;
+  return result;
+}
+
 }  // namespace
 
 std::optional<std::string> driver_refusal(const core::MachineSpec& machine, Driver driver) {
+  if (driver == Driver::Packet) {
+    try {
+      core::packet_config(machine);
+    } catch (const core::ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  }
   // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.
   if (driver == Driver::Fast || core::make_routing(machine)->single_route()) return std::nullopt;
   return std::string("routing ") + core::enum_name(machine.routing) +
@@ -115,6 +155,8 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
   if (placement.size() != workload.pes)
     throw std::invalid_argument("placement of " + std::to_string(placement.size()) + " PEs for a workload of " +
                                 std::to_string(workload.pes));
+  if (options.driver == Driver::Packet && options.paje_file.empty())
+    return simulate_packets(machine, profile, workload, placement);
   int argc = 1;
   char name[] = "t3sim";
   char* argv[] = {name, nullptr};

@@ -18,15 +18,19 @@ namespace t3sim::engine {
 //   fast      : t3sim's incremental max-min solver on SimGrid's clock (solver_transport.hpp). The default.
 //   reference : SimGrid's comms and its own max-min solver (simgrid_transport.hpp): the oracle the
 //               fast transport is checked against, and the measure of what it gains.
-enum class Driver { Fast, Reference };
+//   packet    : not flows but packets through routers of virtual channels (core/packet): contention
+//               as head-of-line blocking, allocation and finite buffers give it; its own clock.
+enum class Driver { Fast, Reference, Packet };
 // As `--driver` and T3SIM_TEST_DRIVER name them.
-constexpr core::NameTable<Driver, 2> kDriverNames = {{Driver::Fast, "fast"}, {Driver::Reference, "reference"}};
+constexpr core::NameTable<Driver, 3> kDriverNames = {
+    {Driver::Fast, "fast"}, {Driver::Reference, "reference"}, {Driver::Packet, "packet"}};
 constexpr const auto& name_table(Driver) { return kDriverNames; }
 
 // The one rule of which routings a driver carries: the reference driver (and --paje, which uses it)
 // carries one SimGrid route per flow, so a routing that spreads each flow over several routes
 // (minimal_oblivious, minimal_adaptive) runs on the fast driver only. The refusal's text ("routing X
 // spreads each flow over several routes; ..."), or none when `driver` carries the machine's routing.
+// The packet driver refuses what it cannot carry yet (packet_config's reasons).
 std::optional<std::string> driver_refusal(const core::MachineSpec& machine, Driver driver);
 
 struct SimulationOptions {

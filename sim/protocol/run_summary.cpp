@@ -88,13 +88,23 @@ bool SummaryUncertainty::operator==(const SummaryUncertainty& o) const {
   return samples == o.samples && seed == o.seed && design == o.design && parameters == o.parameters &&
          makespan_s == o.makespan_s && sizes == o.sizes;
 }
+bool SummaryPacket::operator==(const SummaryPacket& o) const {
+  const auto same_opt = [](const std::optional<double>& a, const std::optional<double>& b) {
+    return a.has_value() == b.has_value() && (!a || same(*a, *b));
+  };
+  return std::tie(cycles, window_begin, window_end, packets, flits) ==
+             std::tie(o.cycles, o.window_begin, o.window_end, o.packets, o.flits) &&
+         same(cycle_s, o.cycle_s) && same_opt(accepted_flits_per_cycle, o.accepted_flits_per_cycle) &&
+         same_opt(accepted_flits_per_cycle_min, o.accepted_flits_per_cycle_min) &&
+         same(mean_packet_latency_cycles, o.mean_packet_latency_cycles);
+}
 bool RunSummary::operator==(const RunSummary& o) const {
   const bool end_same = main_job_end_s.has_value() == o.main_job_end_s.has_value() &&
                         (!main_job_end_s || same(*main_job_end_s, *o.main_job_end_s));
   return std::tie(machine, profile, workload, pes, placement, sizes, dimensions, bisection, busiest_link, transfers,
-                  operations, summed_records, uncertainty) ==
+                  operations, summed_records, uncertainty, packet) ==
              std::tie(o.machine, o.profile, o.workload, o.pes, o.placement, o.sizes, o.dimensions, o.bisection,
-                      o.busiest_link, o.transfers, o.operations, o.summed_records, o.uncertainty) &&
+                      o.busiest_link, o.transfers, o.operations, o.summed_records, o.uncertainty, o.packet) &&
          end_same && same(makespan_s, o.makespan_s) && same(max_link_utilisation, o.max_link_utilisation);
 }
 
@@ -131,6 +141,18 @@ std::string RunSummary::to_json() const {
   if (main_job_end_s) j["main_job_end_s"] = *main_job_end_s;
   j["traffic"] = t;
   if (uncertainty) j["uncertainty"] = uncertainty_json(*uncertainty);
+  if (packet) {
+    Json p;
+    p["cycle_s"] = packet->cycle_s;
+    p["cycles"] = packet->cycles;
+    p["window"] = {packet->window_begin, packet->window_end};
+    if (packet->accepted_flits_per_cycle) p["accepted_flits_per_cycle"] = *packet->accepted_flits_per_cycle;
+    if (packet->accepted_flits_per_cycle_min) p["accepted_flits_per_cycle_min"] = *packet->accepted_flits_per_cycle_min;
+    p["mean_packet_latency_cycles"] = packet->mean_packet_latency_cycles;
+    p["packets"] = packet->packets;
+    p["flits"] = packet->flits;
+    j["packet"] = p;
+  }
   return j.dump();
 }
 
@@ -166,6 +188,21 @@ RunSummary run_summary_from_json(const std::string& text, const std::string& wha
     r.operations = t.at("operations").get<size_t>();
     if (t.contains("summed_records")) r.summed_records = t.at("summed_records").get<size_t>();
     if (j.contains("uncertainty")) r.uncertainty = uncertainty_from(j.at("uncertainty"));
+    if (j.contains("packet")) {
+      const Json& p = j.at("packet");
+      SummaryPacket s;
+      s.cycle_s = number(p, "cycle_s");
+      s.cycles = p.at("cycles").get<uint64_t>();
+      s.window_begin = p.at("window").at(0).get<uint64_t>();
+      s.window_end = p.at("window").at(1).get<uint64_t>();
+      if (p.contains("accepted_flits_per_cycle")) s.accepted_flits_per_cycle = number(p, "accepted_flits_per_cycle");
+      if (p.contains("accepted_flits_per_cycle_min"))
+        s.accepted_flits_per_cycle_min = number(p, "accepted_flits_per_cycle_min");
+      s.mean_packet_latency_cycles = number(p, "mean_packet_latency_cycles");
+      s.packets = p.at("packets").get<uint64_t>();
+      s.flits = p.at("flits").get<uint64_t>();
+      r.packet = s;
+    }
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(what + ": not a run summary (" + e.what() + ")");

@@ -62,6 +62,19 @@ struct SummaryUncertainty {  // run --uncertainty N --summary
   bool operator==(const SummaryUncertainty& o) const;
 };
 
+// The packet driver's measures (core::PacketRunStats): BookSim's accepted throughput over the window
+// of sample periods after the warm-up in which every source was backlogged (absent when none was).
+struct SummaryPacket {
+  double cycle_s = 0;
+  uint64_t cycles = 0;
+  uint64_t window_begin = 0, window_end = 0;
+  std::optional<double> accepted_flits_per_cycle;      // mean over source nodes
+  std::optional<double> accepted_flits_per_cycle_min;  // the slowest source node's
+  double mean_packet_latency_cycles = 0;
+  uint64_t packets = 0, flits = 0;
+  bool operator==(const SummaryPacket& o) const;
+};
+
 struct RunSummary {
   // Which run.
   std::string machine, profile, workload;
@@ -79,6 +92,7 @@ struct RunSummary {
   size_t operations = 0;
   std::optional<size_t> summed_records;  // a streamed replay's records are sums (core::RunResult::summed)
   std::optional<SummaryUncertainty> uncertainty;
+  std::optional<SummaryPacket> packet;  // --driver packet
 
   // The one JSON line (no newline), keys in a fixed order: byte-identical for the same summary.
   std::string to_json() const;

@@ -7,6 +7,7 @@
 
 #include "sim/calib/validation_spec.hpp"
 #include "sim/core/messages/collectives.hpp"
+#include "sim/core/program/packet_stream.hpp"
 #include "sim/core/program/swap_pattern.hpp"
 #include "sim/core/program/traffic_pattern.hpp"
 #include "sim/core/program/workload.hpp"
@@ -50,7 +51,10 @@ TEST(EnumNames, EveryTableRoundTrips) {
   check_table(core::Collective::Barrier, core::Collective::Exscan);
   check_table(core::RoutingKind::DimensionOrder, core::RoutingKind::MinimalAdaptive);
   check_table(core::TieRule::Plus, core::TieRule::Balanced);
-  check_table(engine::Driver::Fast, engine::Driver::Reference);
+  check_table(engine::Driver::Fast, engine::Driver::Packet);
+  check_table(core::Switching::CutThrough, core::Switching::Wormhole);
+  check_table(core::Dateline::Fixed, core::Dateline::Balanced);
+  check_table(core::StreamTraffic::Uniform, core::StreamTraffic::RandPerm);
   // RecordDuration is a metric without `statistic:`: it has no name.
   check_table(calib::Statistic::PeakBandwidth, calib::Statistic::MainJobEnd);
   check_table(calib::MetricSpec::Holds::TimeSeconds, calib::MetricSpec::Holds::RateMBps);

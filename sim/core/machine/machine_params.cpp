@@ -57,6 +57,29 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
        "single-route routings always are). A numerical setting: its cost and effect are in docs/performance.md (Settle "
        "time)",
        std::nullopt, T3SIM_FIELD(NetworkParams, settle_time)},
+      {"flit_bytes", Quantity::Size, std::string("8B"), 1, false, 4096,
+       "packet driver: bytes one link moves per router cycle in one direction (a flit)", std::nullopt,
+       T3SIM_FIELD(NetworkParams, flit_bytes)},
+      {"router_clock", Quantity::Frequency, std::string("0Hz"), 0, false, 1e11,
+       "packet driver: the router's cycle rate, one flit per link per cycle; 0: link_bandwidth / flit_bytes (a "
+       "link's flit rate is then its payload rate, and headers cost extra time)",
+       std::nullopt, T3SIM_FIELD(NetworkParams, router_clock)},
+      {"packet_flits", Quantity::Count, std::string("10"), 1, false, 1024,
+       "packet driver: flits of a full packet, header flits included; a message is cut into packets of "
+       "(packet_flits - header_flits) x flit_bytes of payload",
+       std::nullopt, T3SIM_FIELD(NetworkParams, packet_flits)},
+      {"header_flits", Quantity::Count, std::string("2"), 0, false, 1023,
+       "packet driver: flits of each packet that carry no payload (route, address, control)", std::nullopt,
+       T3SIM_FIELD(NetworkParams, header_flits)},
+      {"virtual_channels", Quantity::Count, std::string("4"), 2, false, 64,
+       "packet driver: virtual channels per router input port; the dateline splits them into two halves", std::nullopt,
+       T3SIM_FIELD(NetworkParams, virtual_channels)},
+      {"vc_buffer_flits", Quantity::Count, std::string("8"), 1, false, 4096,
+       "packet driver: flits each input virtual channel buffers (credit-based flow control)", std::nullopt,
+       T3SIM_FIELD(NetworkParams, vc_buffer_flits)},
+      {"terminal_delay", Quantity::Time, std::string("0ns"), 0, false, 1e-3,
+       "packet driver: time on a node's injection or ejection channel (at least one router cycle)", std::nullopt,
+       T3SIM_FIELD(NetworkParams, terminal_delay)},
   };
   return decls;
 }
@@ -94,6 +117,10 @@ const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
        "rate at which a PE's MPI library pulls rendezvous data, over all its messages in flight (its get loop); "
        "it draws on the PE's get rate too. 0: no limit of its own (the get rate alone)",
        std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_bandwidth)},
+      {"outstanding_puts", Quantity::Count, std::string("0"), 0, false, 1e6,
+       "most non-blocking puts a PE has in flight (issued, not yet acknowledged); a further put waits for an "
+       "acknowledgement before it is issued, as a T3E PE waits for a free E-register. 0: no limit",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, outstanding_puts)},
       {"eager_threshold", Quantity::Size, std::string("0B"), 0, false, 1073741824.0,
        "largest message the message layer sends eagerly (put into a buffer at the receiver, copied out by the "
        "receive); larger ones go by rendezvous (the receiver pulls with a get). 0: no buffering, as Cray MPT's "
@@ -191,6 +218,15 @@ const std::vector<KeyDoc>& machine_structure_keys() {
        "links out of service: nN.D+ / nN.D- one way (as `route` prints), nN.D the cable to the + neighbour "
        "both ways, nN the whole router; only the minimal routings route around them"},
       {"torus.populated_nodes", "integer (optional)", "positions 0..n-1 hold PEs; the rest only route; default all"},
+      {"network.switching", enum_names_text<Switching>("|") + " (optional)",
+       "packet driver: wormhole (default) gives a packet the next router's virtual channel as soon as no other "
+       "packet holds it; cut_through only when that channel's buffer can also take the whole packet"},
+      {"network.dateline", enum_names_text<Dateline>("|") + " (optional)",
+       "packet driver, the torus deadlock rule: fixed (default): along each ring a packet whose path crosses the "
+       "wrap from k-1 to 0 uses the upper half of the virtual channels, the others the lower half; balanced: "
+       "a second dateline mid-ring forces the lower half, and a packet crossing neither picks a half at random "
+       "(Cray's partition; BookSim's dim_order_bal_torus). Under the packet driver a balanced tie_rule is a coin "
+       "flip per packet (BookSim's rule; the same half-and-half split on average)"},
       {"io", "map (optional)", "I/O nodes and their disks; keys io.* below; without it the machine has no file I/O"},
       {"io.nodes", "list of [x, y, z] positions",
        "I/O nodes: torus positions that hold no PE (past torus.populated_nodes); their links carry the I/O "

@@ -13,6 +13,7 @@
 #include "sim/core/machine/pe_to_node.hpp"
 #include "sim/core/routing/ordered_routes.hpp"
 #include "sim/core/routing/routing.hpp"
+#include "sim/core/support/enum_names.hpp"
 #include "sim/core/topology/torus.hpp"
 
 namespace t3sim::core {
@@ -22,6 +23,22 @@ struct NodeParams {
   double clock_hz = 0;         // processor clock
   double flops_per_cycle = 1;  // peak floating-point results per clock
 };
+
+// The packet driver's switching (network.switching): wormhole allocates a downstream virtual channel
+// to a packet when the channel is free; cut-through only when its buffer can also take the whole packet
+// (a packet then never spans routers while blocked).
+enum class Switching { CutThrough, Wormhole };
+constexpr NameTable<Switching, 2> kSwitchingNames = {{Switching::CutThrough, "cut_through"},
+                                                     {Switching::Wormhole, "wormhole"}};
+constexpr const auto& name_table(Switching) { return kSwitchingNames; }
+// The packet driver's torus deadlock rule (network.dateline): which half of a port's virtual channels
+// a packet uses along a ring. fixed: the upper half when its path along the ring crosses the wrap
+// from k-1 to 0, else the lower half; balanced: also a second dateline in the ring's middle that
+// forces the lower half, and a packet crossing neither takes either half at random (Cray's partition,
+// as BookSim's dim_order_bal_torus).
+enum class Dateline { Fixed, Balanced };
+constexpr NameTable<Dateline, 2> kDatelineNames = {{Dateline::Fixed, "fixed"}, {Dateline::Balanced, "balanced"}};
+constexpr const auto& name_table(Dateline) { return kDatelineNames; }
 
 struct NetworkParams {
   double link_bandwidth = 0;           // payload bytes/s per direction of one torus link
@@ -34,6 +51,16 @@ struct NetworkParams {
   // at their old values before the exact max-min allocation is solved again (0: at once, always
   // exact). Numerical, not physical: engine/solver_transport.hpp.
   double settle_time = 10e-6;
+  // The packet driver only (sim/core/packet): flits, packets, virtual channels, router pipeline.
+  double flit_bytes = 8;        // bytes a link moves per router cycle per direction
+  double router_clock = 0;      // Hz of the router cycle; 0: link_bandwidth / flit_bytes
+  double packet_flits = 10;     // flits of a full packet, header included
+  double header_flits = 2;      // of those, flits without payload (routing, address, control)
+  double virtual_channels = 4;  // per input port
+  double vc_buffer_flits = 8;   // flits of each input virtual channel's buffer
+  double terminal_delay = 0;    // s on a node's injection or ejection channel (at least one cycle)
+  Switching switching = Switching::Wormhole;
+  Dateline dateline = Dateline::Fixed;
 };
 
 // I/O: file servers at torus positions, each with disks (object storage targets), and the costs of a
@@ -71,6 +98,7 @@ struct SoftwareProfile {
   double mpi_send_overhead = 0;  // s: software cost of one MPI send (isend) call of the message layer
   double mpi_recv_overhead = 0;  // s: software cost of one MPI receive (irecv) call: matching, queues
   double mpi_bandwidth = 0;      // bytes/s: the PE's rate of pulling rendezvous data through MPI; 0: none
+  double outstanding_puts = 0;   // most non-blocking puts a PE has unacknowledged; a further one waits; 0: no limit
 };
 
 // The range a parameter may lie in (param_ranges.hpp): [low, high] in SI units, and where it comes

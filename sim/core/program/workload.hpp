@@ -91,6 +91,7 @@ struct Op {
   SignalOrder order = SignalOrder::OnArrival;  // put with a flag: how the signal follows the data
   IoMode io_mode = IoMode::Runtime;            // write/read: the buffering
   bool exponential = false;                    // compute: `seconds` is the mean of a seeded exponential draw
+  bool loopback = false;  // put with peer == pe: through the node's interface and router, not a memory copy
 };
 
 inline double record_bytes(const Op& op) { return op.flops; }

@@ -65,26 +65,29 @@ void PeInterpreter::start() {
 void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then,
                              FlowNote note) {
   const double start = transport_.now();
-  transport_.after(
-      cost_.latency(src, dst), [this, src, dst, bytes, kind, iteration, start, note, then = std::move(then)]() mutable {
-        const double flow_start = transport_.now();
-        transport_.flow(src, dst, bytes, kind,
-                        [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
-                          if (note.pe >= 0) {
-                            const double flow = transport_.now() - flow_start;
-                            Pe& owner = pes_[static_cast<size_t>(note.pe)];
-                            if (owner.executed > note.seq)  // the call has returned (a non-blocking put)
-                              records_[static_cast<size_t>(note.pe)][note.record].flow += flow;
-                            else
-                              owner.flow_time = flow;
-                          }
-                          if (iteration >= 0) {
-                            const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
-                            add_transfer({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
-                          }
-                          then();
-                        });
-      });
+  auto start_flow = [this, src, dst, bytes, kind, iteration, start, note, then = std::move(then)]() mutable {
+    const double flow_start = transport_.now();
+    transport_.flow(src, dst, bytes, kind,
+                    [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
+                      if (note.pe >= 0) {
+                        const double flow = transport_.now() - flow_start;
+                        Pe& owner = pes_[static_cast<size_t>(note.pe)];
+                        if (owner.executed > note.seq)  // the call has returned (a non-blocking put)
+                          records_[static_cast<size_t>(note.pe)][note.record].flow += flow;
+                        else
+                          owner.flow_time = flow;
+                      }
+                      if (iteration >= 0) {
+                        const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
+                        add_transfer({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
+                      }
+                      then();
+                    });
+  };
+  if (transport_.times_latency())
+    start_flow();
+  else
+    transport_.after(cost_.latency(src, dst), std::move(start_flow));
 }
 
 void PeInterpreter::add_transfer(const Transfer& t) {
@@ -237,7 +240,7 @@ bool PeInterpreter::start_op(int pe) {
     case OpKind::Get:
     case OpKind::Atomic:
     case OpKind::Put:
-      if (op.peer == pe) {
+      if (op.peer == pe && !op.loopback) {
         s.flow_time = op.bytes / p.copy_bandwidth;  // the copy itself, without the call's set-up
         const NameId flag = op.kind == OpKind::Put ? op.flag : kNoName;
         transport_.after(cost_.local_copy_time(op.bytes), [this, pe, flag, done] {
@@ -264,9 +267,18 @@ bool PeInterpreter::start_op(int pe) {
         const bool blocking = op.complete;
         const FlowNote note = note_of(pe);
         transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, note, done] {
-          // Non-blocking: the PE goes on; the put continues in the background until its quiet.
-          start_put(pe, dst, bytes, iteration, flag, false, !blocking, note, blocking ? done : Callback());
-          if (!blocking) done();
+          // Non-blocking: the PE goes on; the put continues in the background until its quiet. With
+          // outstanding_puts in flight already, it first waits for one to be acknowledged.
+          auto issue = [this, pe, dst, bytes, iteration, flag, blocking, note, done] {
+            start_put(pe, dst, bytes, iteration, flag, false, !blocking, note, blocking ? done : Callback());
+            if (!blocking) done();
+          };
+          Pe& q = pes_[static_cast<size_t>(pe)];
+          const double limit = cost_.profile().outstanding_puts;
+          if (!blocking && limit > 0 && q.in_flight >= limit)
+            q.when_slot = std::move(issue);
+          else
+            issue();
         });
       } else {  // a data put with a signal: put, fence or quiet, flag put
         const int dst = op.peer;
@@ -394,7 +406,13 @@ void PeInterpreter::landed(int pe, int dst, uint64_t seq) {
 
 void PeInterpreter::put_acknowledged(int pe) {
   Pe& s = pes_[static_cast<size_t>(pe)];
-  if (--s.in_flight == 0 && s.when_quiet) {
+  --s.in_flight;
+  if (s.when_slot) {  // a non-blocking put waits for a slot (outstanding_puts): this was it
+    Callback issue = std::move(s.when_slot);
+    s.when_slot = nullptr;
+    issue();
+  }
+  if (s.in_flight == 0 && s.when_quiet) {
     Callback then = std::move(s.when_quiet);
     s.when_quiet = nullptr;
     then();

@@ -94,6 +94,7 @@ class PeInterpreter {
     double flow_time = 0;                           // its data's own flow time so far (OpRecord::flow)
     int in_flight = 0;    // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
     Callback when_quiet;  // set while blocked until in_flight is 0: what runs then
+    Callback when_slot;   // set while a non-blocking put waits for in_flight below outstanding_puts
     bool finished = false;
     NameId waiting_flag = kNoName;    // blocked in wait on this flag (Workload::flags id) unless kNoName
     std::map<NameId, int> signalled;  // flag id -> signals not yet consumed

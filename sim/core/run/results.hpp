@@ -55,6 +55,20 @@ struct IoStats {
   double main_call_time = 0;  // s summed: from a main-job call's issue (after its overhead) to its reply
 };
 
+// What the packet driver measured (sim/core/packet/packet_transport.hpp): BookSim's throughput figures
+// over the sample periods after the warm-up in which every source was backlogged.
+struct PacketRunStats {
+  bool present = false;  // the run used the packet driver
+  double cycle_s = 0;
+  uint64_t cycles = 0;
+  uint64_t window_begin = 0, window_end = 0;  // cycles; empty: no period was measured
+  double accepted_flits_per_cycle = 0;        // mean over source nodes (valid when the window is not empty)
+  double accepted_flits_per_cycle_min = 0;    // the slowest source node's
+  double mean_packet_latency_cycles = 0;      // from a message's arrival to each of its packets' last flit
+  uint64_t packets = 0;
+  uint64_t flits = 0;
+};
+
 struct RunResult {
   std::string machine;
   std::string profile;
@@ -80,6 +94,7 @@ struct RunResult {
   bool summed = false;
   // summed: when each PE's last operation ended (a summed record's `end` is not), by PE.
   std::vector<double> last_end;
+  PacketRunStats packet;  // the packet driver's measures
 };
 
 void sort_records(std::vector<OpRecord>& records);

@@ -38,6 +38,9 @@ class Transport {
   // Writes (or reads) `bytes` on disk `disk` (0 .. MachineSpec::disk_count()-1) at the rate the disk
   // gives, shared with its other requests in service; calls `then` when done. Only on a machine with io.
   virtual void disk_io(int disk, double bytes, bool write, Callback then) = 0;
+  // True when a flow's own time includes its path latency (the packet transport: packets cross routers
+  // and wires), so the interpreter starts it at once instead of waiting CostModel::latency first.
+  virtual bool times_latency() const { return false; }
 };
 
 }  // namespace t3sim::core

@@ -61,6 +61,15 @@ core::TieRule read_tie_rule(MapReader& torus) {
                    "must be " + core::enum_names_text<core::TieRule>(", ", " or "), "'" + text + "'");
 }
 
+// A key naming one value of an enum E (network.switching, network.dateline).
+template <class E>
+E read_enum_key(MapReader& section, const std::string& key) {
+  const std::string text = section.string_at(key);
+  if (auto value = core::enum_value<E>(text)) return *value;
+  throw InputError(pos_of(section.file(), section.node()[key]), section.child_path(key),
+                   "must be " + core::enum_names_text<E>(", ", " or "), "'" + text + "'");
+}
+
 core::RoutingKind read_routing(MapReader& torus) {
   const std::string text = torus.string_at("routing");
   if (auto kind = core::enum_value<core::RoutingKind>(text)) return *kind;
@@ -306,8 +315,16 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
   const core::NetworkParams inherited_net = m.network;
   if (auto n = section("network")) {
     MapReader net(*n, path, "network");
+    if (net.has("switching"))
+      m.network.switching = read_enum_key<core::Switching>(net, "switching"), sourced.push_back("network.switching");
+    if (net.has("dateline"))
+      m.network.dateline = read_enum_key<core::Dateline>(net, "dateline"), sourced.push_back("network.dateline");
     auto given = read_params(net, core::network_params(), m.network, derived ? &inherited_net : nullptr);
     sourced.insert(sourced.end(), given.begin(), given.end());
+    if (m.network.header_flits >= m.network.packet_flits)
+      throw InputError(net.has("header_flits") ? pos_of(path, net.node()["header_flits"]) : top.key_pos("network"),
+                       "network.header_flits", "must be less than network.packet_flits (a packet needs payload room)",
+                       fmt::format("{:g} of {:g}", m.network.header_flits, m.network.packet_flits));
     net.finish();
   }
 

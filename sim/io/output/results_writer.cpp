@@ -188,6 +188,17 @@ protocol::RunSummary run_summary(const core::RunResult& r, const analysis::Traff
   s.transfers = r.transfers.size();
   s.operations = r.summed ? static_cast<size_t>(summed_calls(r)) : r.records.size();
   if (r.summed) s.summed_records = r.records.size();  // RunResult::summed: records are sums
+  if (r.packet.present) {
+    const core::PacketRunStats& p = r.packet;
+    protocol::SummaryPacket sp{
+        p.cycle_s, p.cycles, p.window_begin, p.window_end, std::nullopt, std::nullopt, p.mean_packet_latency_cycles,
+        p.packets, p.flits};
+    if (p.window_end > p.window_begin) {
+      sp.accepted_flits_per_cycle = p.accepted_flits_per_cycle;
+      sp.accepted_flits_per_cycle_min = p.accepted_flits_per_cycle_min;
+    }
+    s.packet = sp;
+  }
   return s;
 }
 

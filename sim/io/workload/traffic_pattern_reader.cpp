@@ -1,5 +1,6 @@
 #include "sim/io/workload/traffic_pattern_reader.hpp"
 
+#include "sim/core/machine/machine_params.hpp"
 #include "sim/io/files/input_error.hpp"
 #include "sim/io/yaml/yaml_map.hpp"
 
@@ -12,6 +13,7 @@ core::PatternSpec read_traffic_pattern(const std::string& kind, const YAML::Node
   if (!parsed) {
     std::vector<std::string> names = core::enum_names<core::PatternKind>();
     names.push_back("swap");
+    names.push_back("stream");
     throw InputError(pos_of(ctx.file, node), "pattern." + kind, "unknown pattern" + did_you_mean(kind, names));
   }
   spec.kind = *parsed;
@@ -75,6 +77,32 @@ core::PatternSpec read_traffic_pattern(const std::string& kind, const YAML::Node
   m.finish();
   const std::string problem = core::pattern_problem(spec, ctx.pes);
   if (!problem.empty()) throw InputError(pos_of(ctx.file, node), path, problem);
+  return spec;
+}
+
+core::StreamSpec read_stream_pattern(const YAML::Node& node, const WorkloadContext& ctx) {
+  core::StreamSpec spec;
+  MapReader m(node, ctx.file, "pattern.stream");
+  const YAML::Node traffic = m.required("traffic");
+  spec.traffic = resolve_enum<core::StreamTraffic>(traffic, ctx, m.child_path("traffic"));
+  auto integer = [&](const char* key, long lo, long hi, long fallback) {
+    auto n = m.optional(key);
+    return n ? resolve_int(*n, ctx, m.child_path(key), lo, hi) : fallback;
+  };
+  spec.messages = static_cast<int>(integer("messages", 1, 100000000, spec.messages));
+  spec.block = static_cast<int>(integer("block", 1, 1000000, spec.block));
+  spec.seed = static_cast<uint64_t>(integer("seed", 0, 2000000000L, 1));
+  if (auto list = m.optional("permutation")) {
+    const std::string key = m.child_path("permutation");
+    const YAML::Node seq = sequence_value(*list, ctx.file, key);
+    for (size_t i = 0; i < seq.size(); ++i)
+      spec.permutation.push_back(
+          static_cast<int>(resolve_int(seq[i], ctx, key + "[" + std::to_string(i) + "]", 0, core::kMaxNodes)));
+  }
+  if (auto g = m.optional("gap")) spec.gap = resolve_quantity(*g, ctx, m.child_path("gap"), core::Quantity::Time, 0, 1);
+  m.finish();
+  const std::string problem = core::stream_problem(spec, ctx.pes);
+  if (!problem.empty()) throw InputError(pos_of(ctx.file, node), "pattern.stream", problem);
   return spec;
 }
 

@@ -243,6 +243,16 @@ LoadedWorkload load_workload(const std::string& path, const std::map<std::string
         top.finish();
         return out;
       }
+      if (kind == "stream") {
+        if (phased) throw InputError(pm.key_pos(kind), where + ".stream", "a stream cannot be a phase");
+        const core::StreamSpec stream = read_stream_pattern(pm.node()[kind], ctx);
+        check_operation_limit(core::stream_operation_bound(stream, w.pes), sizes.size(), w.pes, pm.key_pos(kind),
+                              where + ".stream");
+        for (size_t it = 0; it < sizes.size(); ++it)
+          core::append_stream_measurement(w, stream, w.pes, *sizes[it], static_cast<int>(it));
+        top.finish();
+        return out;
+      }
       phases.push_back(read_traffic_pattern(kind, pm.node()[kind], ctx));
       per_size += core::pattern_operation_bound(phases.back(), w.pes);
       check_operation_limit(per_size, sizes.size(), w.pes, pm.key_pos(kind), where + "." + kind);
@@ -284,6 +294,22 @@ const std::vector<core::KeyDoc>& workload_keys() {
       {"steps", "list of maps", "the operations; each PE runs the steps naming it in list order"},
       {"pattern", "map, or list of maps",
        "one pattern; or phases: a list of traffic patterns run one after the other in each measurement"},
+      {"pattern.stream", "map",
+       "instead of steps: every PE sends message after message to a synthetic traffic pattern's destinations, "
+       "at most the profile's outstanding_puts unacknowledged (BookSim's throughput mode), or with exponential "
+       "gaps (its latency mode); one measurement per size, label 'stream'"},
+      {"pattern.stream.traffic", core::enum_names_text<core::StreamTraffic>("|"),
+       "BookSim's definitions over the PEs as a k-ary grid: uniform (random, itself included), tornado (each "
+       "coordinate + ceil(k/2)-1), neighbor (each + 1), bitcomp, bitrev, shuffle (bits rotated left), transpose "
+       "(bit halves swapped), randperm (seeded permutation); a message to itself crosses its router"},
+      {"pattern.stream.messages", "integer >= 1 (optional)", "messages per PE; default 8000"},
+      {"pattern.stream.block", "integer >= 1 (optional)",
+       "uniform: destinations drawn per PE, sent again and again; default 256"},
+      {"pattern.stream.seed", "integer (optional)", "uniform and randperm draws; default 1"},
+      {"pattern.stream.permutation", "list of PEs (optional)",
+       "randperm: PE p sends to the p-th entry (a permutation of 0..pes-1); default a seeded draw"},
+      {"pattern.stream.gap", "time (optional)",
+       "mean of an exponential gap before each message (latency mode); default 0: always backlogged"},
       {"pattern.swap", "map", "instead of steps: PSTSWM's ordered swap, once per size (sizes required)"},
       {"pattern.swap.pairs", "list of [PE, PE]", "the pairs that swap at the same time; a PE in one pair at most"},
       {"pattern.swap.pairing", "xor:K", "instead of pairs: every PE p with its partner p^K (the page's is xor:2)"},

@@ -1,0 +1,198 @@
+// The packet-level network: routers of input-queued virtual channels with credit-based flow control,
+// one flit per link per cycle, a per-hop pipeline (route, virtual-channel allocation, switch
+// allocation, crossbar), wormhole or cut-through switching, and each node's injection and ejection
+// channel. Messages are cut into packets (packet_config.hpp) that are made only as they are injected,
+// so memory follows the packets in flight, not the messages waiting.
+//
+// Time is in router cycles. step() runs one cycle over the routers that hold flits and the nodes that
+// have packets to inject (idle ones cost nothing); the caller skips cycles in which nothing is due
+// (next_busy_cycle). Within a cycle: flits and credits due arrive, nodes inject, then each busy router
+// allocates virtual channels, then its switch, then routes new heads. A head is routed the cycle it
+// arrives, asks for a virtual channel the next and for the switch the one after; a body flit may
+// cross the switch the cycle it arrives. An input VC holds the flits of several packets in turn: the
+// next head is routed the cycle after the previous tail crossed the switch (so one VC launches at most
+// one packet every 3 cycles), and a downstream VC is free again once that tail has crossed, whatever
+// its buffer still holds (wormhole: allocation looks at ownership, not credits). Allocators are
+// one iteration of iSLIP: a round-robin grant per output, a round-robin accept per input, pointers
+// moved on acceptance; the switch sees one VC per input and output port, round-robin over the VCs.
+// This is the behaviour of BookSim2's input-queued router (non-speculative, iSLIP, default options),
+// as docs/research/booksim-router.md describes it, written here from that description.
+// Everything is deterministic: the same inputs and seed give the same cycles.
+//
+// Zero load (an idle router, `P` pipeline cycles, wires of `W` cycles, terminals of `T`): a head flit
+// made at cycle c leaves its node at c + 1, reaches its first router at c + 1 + T, each router
+// takes P cycles and each wire W, and it reaches the destination node at
+// c + 1 + 2T + (hops + 1) P + hops W; each further flit of the packet one cycle later.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/core/packet/packet_config.hpp"
+#include "sim/core/packet/packet_routing.hpp"
+
+namespace t3sim::core {
+
+class PacketNetwork {
+ public:
+  // Flits ejected per node are counted in periods of this many cycles (BookSim's sample period).
+  static constexpr uint64_t kSamplePeriod = 1000;
+  // With flits in the network and none moved for this many cycles, the network is deadlocked.
+  static constexpr uint64_t kStallCycles = 100000;
+
+  explicit PacketNetwork(const PacketConfig& config, uint64_t seed = 1);
+
+  // A rate limit shared by the messages given it: at most `bytes_per_cycle` of payload injected per
+  // cycle (a PE's issue rate); returns its id for add_message.
+  int add_pacer(double bytes_per_cycle);
+  // A message of `bytes` from node src to node dst (src may be dst: it crosses the router), to be
+  // injected from the next cycle on, its packets at most at `pacer`'s rate (-1: none). Returns its id,
+  // reported by delivered() once its last flit has reached dst.
+  int add_message(int src, int dst, double bytes, int pacer);
+
+  uint64_t now() const { return now_; }
+  // The next cycle with work (now() when flits are in flight or waiting to inject), or UINT64_MAX.
+  uint64_t next_busy_cycle() const;
+  // Runs cycle now() and moves to the next; throws ModelError when the network has deadlocked.
+  void step();
+  // Moves the clock to `cycle` (>= now()) without work: only when next_busy_cycle() >= cycle.
+  void skip_to(uint64_t cycle);
+  // The messages delivered by the last step(), in the order their last flits arrived.
+  const std::vector<int>& delivered() const { return delivered_; }
+  // Flits in routers' buffers. With flits buffered and nothing due (next_busy_cycle() is UINT64_MAX)
+  // the network is deadlocked: check_stalled() says which virtual channels wait on each other.
+  int64_t buffered_flits() const { return buffered_total_; }
+  void check_stalled() const {
+    if (buffered_total_ > 0) deadlock();
+  }
+
+  struct Stats {
+    uint64_t packets_made = 0;
+    uint64_t packets_delivered = 0;
+    uint64_t flits_injected = 0;
+    uint64_t flits_ejected = 0;
+    uint64_t flit_hops = 0;         // flits moved over a torus link
+    double latency_cycles_sum = 0;  // over delivered packets: from the message's arrival to the last flit ejected
+  };
+  const Stats& stats() const { return stats_; }
+  // Flits ejected at each node in sample period p (0 for a period not reached).
+  uint64_t ejected(int node, size_t period) const;
+  // Whether node had nothing to inject at some cycle of period p (a run's measured window must be
+  // periods in which every source was backlogged).
+  bool source_dry(size_t period) const { return period < dry_.size() && dry_[period]; }
+  size_t periods() const { return static_cast<size_t>(now_ / kSamplePeriod); }
+  // Nodes that were given at least one message.
+  std::vector<int> sources() const;
+  // Marks the periods up to now() in which a source had nothing to inject (call once the run is over).
+  void finish();
+  const PacketConfig& config() const { return config_; }
+
+ private:
+  enum class VcState : uint8_t { Idle, Routed, Active };
+  struct Flit {
+    int32_t packet;
+    bool head;
+    bool tail;
+  };
+  struct InputVc {
+    uint32_t first = 0;  // ring position of the oldest flit
+    uint32_t count = 0;
+    VcState state = VcState::Idle;
+    uint8_t out_port = 0;
+    int16_t out_vc = -1;
+    int16_t vc_begin = 0, vc_end = 0;
+    uint64_t ready = 0;  // the cycle its next stage may run
+  };
+  struct OutputVc {
+    int credits = 0;
+    int owner = -1;  // the input VC (router-local index) whose packet holds it
+  };
+  struct Packet {
+    int message;
+    int dst;
+    int flits;
+    int8_t half;
+  };
+  struct Message {
+    int src, dst, pacer;
+    double bytes_left;    // payload not yet packed
+    int64_t to_make;      // packets not yet made
+    int64_t undelivered;  // packets made or to make whose last flit has not arrived
+    uint64_t arrived;     // the cycle it was added
+  };
+  struct Pacer {
+    double bytes_per_cycle;
+    double next = 0;  // the first cycle it may inject again
+  };
+  struct Source {               // a node's injection side
+    std::vector<int> messages;  // with packets to make, round-robin
+    size_t turn = 0;
+    int packet = -1;  // the packet being injected
+    int sent = 0;     // its flits sent
+    int vc = -1;
+    int vc_turn = 0;
+    std::vector<int> credits;  // per VC of the router's terminal input
+    std::vector<char> busy;    // per VC: a packet is being injected on it
+    bool listed = false;       // in active_sources_
+    bool used = false;         // it has been given a message
+    int64_t dry_since = 0;     // the cycle it last had nothing to inject (-1: it has)
+  };
+  enum class EventKind : uint8_t { Flit, Credit, SourceCredit, Eject };
+  struct Event {
+    EventKind kind;
+    int target;  // Flit: global input VC; Credit: global output VC; SourceCredit: node * vcs + vc; Eject: node
+    Flit flit;
+  };
+
+  int input_index(int node, int port, int vc) const { return (node * kRouterPorts + port) * config_.vcs + vc; }
+  void schedule(uint64_t cycle, const Event& e);
+  void arrive(const Event& e);
+  void inject(int node);
+  void route_stage(int node);
+  void vc_stage(int node);
+  void switch_stage(int node);
+  void send(int node, int in_local, int out_port);  // moves the head flit of input VC in_local across the switch
+  void activate(int node);
+  void mark_dry(int node, uint64_t from, uint64_t to);
+  [[noreturn]] void deadlock() const;
+  std::string vc_name(int global_input_vc) const;
+
+  PacketConfig config_;
+  PacketRouting routing_;
+  std::mt19937_64 coin_;
+  uint64_t now_ = 0;
+  uint64_t last_move_ = 0;
+  int vcs_per_router_ = 0;  // kRouterPorts x vcs
+  std::vector<InputVc> inputs_;
+  std::vector<Flit> buffers_;  // input VC i's ring at i x vc_buffer_flits
+  std::vector<OutputVc> outputs_;
+  std::vector<int> buffered_;  // flits buffered per router
+  int64_t buffered_total_ = 0;
+  std::vector<int> unrouted_;     // per router: idle input VCs holding a head to route
+  std::vector<int> unallocated_;  // per router: routed input VCs waiting for an output VC
+  bool acted_ = false;            // the router being stepped moved a flit, granted a VC or routed a head
+  std::vector<char> router_listed_;
+  std::vector<int> active_routers_;
+  std::vector<Source> sources_;
+  std::vector<int> active_sources_;
+  std::vector<Packet> packets_;
+  std::vector<int> free_packets_;
+  std::vector<Message> messages_;
+  std::vector<int> free_messages_;
+  std::vector<Pacer> pacers_;
+  std::vector<std::vector<Event>> wheel_;
+  uint64_t pending_events_ = 0;
+  std::vector<int> delivered_;
+  std::vector<std::vector<uint64_t>> ejected_;  // per node, per period
+  std::vector<char> dry_;                       // per period
+  // Router-local allocator state, by router.
+  std::vector<uint8_t> sa_grant_, sa_accept_, sa_vc_;  // per output port, input port, input port
+  std::vector<uint16_t> va_grant_;                     // per output VC: the next input VC to favour
+  std::vector<uint16_t> va_accept_;                    // per input VC: the next output VC to favour
+  // Scratch for the allocators.
+  std::vector<int> scratch_req_, scratch_grant_;
+  Stats stats_;
+};
+
+}  // namespace t3sim::core

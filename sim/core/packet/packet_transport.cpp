@@ -1,0 +1,100 @@
+#include "sim/core/packet/packet_transport.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/support/model_error.hpp"
+
+namespace t3sim::core {
+
+PacketTransport::PacketTransport(const CostModel& cost, uint64_t seed)
+    : cost_(cost), network_(packet_config(cost.machine()), seed) {}
+
+void PacketTransport::after(double delay, Callback then) { calendar_.schedule(time_ + delay, std::move(then)); }
+
+int PacketTransport::pacer(int pe, FlowKind kind) {
+  const double cap = flow_cap(cost_.profile(), kind);
+  if (!std::isfinite(cap)) return -1;
+  std::vector<int>& pacers = kind == FlowKind::Put           ? put_pacers_
+                             : kind == FlowKind::MessageData ? mpi_pacers_
+                                                             : get_pacers_;
+  if (pacers.size() <= static_cast<size_t>(pe)) pacers.resize(static_cast<size_t>(pe) + 1, -1);
+  int& id = pacers[static_cast<size_t>(pe)];
+  if (id < 0) id = network_.add_pacer(cap * network_.config().cycle_s);
+  return id;
+}
+
+void PacketTransport::flow(int src, int dst, double bytes, FlowKind kind, Callback then) {
+  // A put's rate is its issuer's (the source); get data's is the initiator's (the destination).
+  const int paced_pe = kind == FlowKind::Put ? src : dst;
+  const JobPlacement& placement = cost_.placement();
+  const int id = network_.add_message(placement.node_of(src), placement.node_of(dst), bytes, pacer(paced_pe, kind));
+  if (slot_of_message_.size() <= static_cast<size_t>(id)) slot_of_message_.resize(static_cast<size_t>(id) + 1, -1);
+  slot_of_message_[static_cast<size_t>(id)] = callbacks_.put(std::move(then));
+}
+
+void PacketTransport::disk_io(int, double, bool, Callback) {
+  throw ModelError("the packet driver has no disk model yet: run file I/O under the fast driver");
+}
+
+void PacketTransport::run() {
+  const double cycle = network_.config().cycle_s;
+  constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
+  for (;;) {
+    const uint64_t busy = network_.next_busy_cycle();
+    const double net_time = busy == kNone ? INFINITY : static_cast<double>(busy) * cycle;
+    if (calendar_.empty() && busy == kNone) {
+      network_.check_stalled();  // flits left in routers with nothing due: a deadlock, named
+      break;
+    }
+    if (!calendar_.empty() && calendar_.next_time() <= net_time) {
+      time_ = calendar_.next_time();
+      // Nothing is due in the network before this instant: its clock may move up to the instant's cycle,
+      // so that a message given now enters the cycle after it.
+      network_.skip_to(static_cast<uint64_t>(std::ceil(time_ / cycle - 1e-9)));
+      calendar_.pop()();
+      continue;
+    }
+    network_.skip_to(busy);
+    time_ = static_cast<double>(busy) * cycle;
+    network_.step();
+    for (int message : network_.delivered()) {
+      const int slot = slot_of_message_[static_cast<size_t>(message)];
+      callbacks_.take(slot)();
+    }
+  }
+  network_.finish();
+}
+
+PacketMeasure PacketTransport::measure() {
+  PacketMeasure m;
+  m.cycles = network_.now();
+  m.cycle_s = network_.config().cycle_s;
+  m.stats = network_.stats();
+  if (m.stats.packets_delivered > 0)
+    m.mean_packet_latency_cycles = m.stats.latency_cycles_sum / static_cast<double>(m.stats.packets_delivered);
+  // The window: whole periods after the warm-up, up to the first in which a source ran dry.
+  const size_t periods = network_.periods();
+  size_t end = kWarmupPeriods;
+  while (end < periods && !network_.source_dry(end)) ++end;
+  if (end <= kWarmupPeriods) return m;
+  m.window_begin = kWarmupPeriods * PacketNetwork::kSamplePeriod;
+  m.window_end = end * PacketNetwork::kSamplePeriod;
+  const std::vector<int> sources = network_.sources();
+  if (sources.empty()) return m;
+  const double cycles = static_cast<double>(m.window_end - m.window_begin);
+  double sum = 0;
+  double least = INFINITY;
+  for (int node : sources) {
+    uint64_t flits = 0;
+    for (size_t p = kWarmupPeriods; p < end; ++p) flits += network_.ejected(node, p);
+    const double rate = static_cast<double>(flits) / cycles;
+    sum += rate;
+    least = std::min(least, rate);
+  }
+  m.accepted_flits_per_cycle = sum / static_cast<double>(sources.size());
+  m.accepted_flits_per_cycle_min = least;
+  return m;
+}
+
+}  // namespace t3sim::core
