@@ -19,6 +19,15 @@ double predicted_duration(const core::RunResult& run, const std::string& label, 
 double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run) {
   if (c.statistic == calib::Statistic::RecordDuration) return predicted_duration(run, c.record, c.bytes) * 1e6;
   if (c.statistic == calib::Statistic::MainJobEnd) return run.main_job_end;
+  if (c.statistic == calib::Statistic::AcceptedFlits || c.statistic == calib::Statistic::AcceptedFlitsMin) {
+    const core::PacketRunStats& p = run.packet;
+    if (!p.present) throw std::runtime_error("case " + c.id + " needs the packet driver's measures (driver: packet)");
+    if (p.window_end <= p.window_begin)
+      throw std::runtime_error("case " + c.id +
+                               ": the run measured no period after its warm-up with every source "
+                               "backlogged (more messages, or more outstanding_puts)");
+    return c.statistic == calib::Statistic::AcceptedFlits ? p.accepted_flits_per_cycle : p.accepted_flits_per_cycle_min;
+  }
   if (run.swap_iterations <= 0)
     throw std::runtime_error("case " + c.id + " needs a swap statistic, but '" + run.workload + "' is no swap pattern");
   const analysis::SwapStatistics st = analysis::swap_statistics(run, run.swap_iterations);
@@ -33,6 +42,8 @@ double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run)
       return st.model_max_rel_error * 100;
     case calib::Statistic::RecordDuration:
     case calib::Statistic::MainJobEnd:
+    case calib::Statistic::AcceptedFlits:
+    case calib::Statistic::AcceptedFlitsMin:
       break;
   }
   return NAN;
@@ -47,7 +58,8 @@ std::vector<CaseResult> compare(const std::vector<calib::MeasuredCase>& cases,
     CaseResult r;
     r.measured = c;
     r.predicted = predicted_value(c, it->second);
-    r.rel_error = (r.predicted - c.measured) / c.measured;
+    // A reported-only figure may be 0 (a node that starved): its relative error is undefined.
+    r.rel_error = c.measured > 0 ? (r.predicted - c.measured) / c.measured : NAN;
     r.within_tolerance = c.report_only || std::fabs(r.rel_error) <= c.tolerance;
     out.push_back(std::move(r));
   }

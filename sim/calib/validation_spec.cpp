@@ -13,6 +13,9 @@ const char* statistic_unit(Statistic s) {
       return "%";
     case Statistic::MainJobEnd:
       return "s";
+    case Statistic::AcceptedFlits:
+    case Statistic::AcceptedFlitsMin:
+      return "fl/cyc";
   }
   return "";
 }

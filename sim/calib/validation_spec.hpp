@@ -21,13 +21,18 @@ enum class Statistic {
   EstimatedLatency,     // swap runs: the PSTSWM page's estimated latency, us
   ModelMaxRelErrorPct,  // swap runs: max relative error of latency + size/bandwidth, percent
   MainJobEnd,           // when the main job's last PE finished (a background job's tail left out), s
+  AcceptedFlits,        // packet driver: accepted flits per node per cycle, mean over nodes (BookSim's)
+  AcceptedFlitsMin,     // packet driver: the slowest node's accepted flits per cycle
 };
 // As a metric's `statistic:` names them; RecordDuration has no name: it is a metric without one (with
 // `record:` and `holds:` instead).
-constexpr core::NameTable<Statistic, 4> kStatisticNames = {{Statistic::PeakBandwidth, "peak_bandwidth_MBps"},
-                                                           {Statistic::EstimatedLatency, "estimated_latency_us"},
-                                                           {Statistic::ModelMaxRelErrorPct, "model_max_rel_error_pct"},
-                                                           {Statistic::MainJobEnd, "main_job_end_s"}};
+constexpr core::NameTable<Statistic, 6> kStatisticNames = {
+    {Statistic::PeakBandwidth, "peak_bandwidth_MBps"},
+    {Statistic::EstimatedLatency, "estimated_latency_us"},
+    {Statistic::ModelMaxRelErrorPct, "model_max_rel_error_pct"},
+    {Statistic::MainJobEnd, "main_job_end_s"},
+    {Statistic::AcceptedFlits, "accepted_flits_per_cycle"},
+    {Statistic::AcceptedFlitsMin, "accepted_flits_per_cycle_min"}};
 constexpr const auto& name_table(Statistic) { return kStatisticNames; }
 const char* statistic_unit(Statistic s);
 
@@ -101,12 +106,25 @@ struct OrderingSpec {
   double tie = 0.01;  // groups whose measured means differ by less than this (relative) are tied
 };
 
+// Run settings for the rows a filter picks (a suite's `row_settings`): machine parameters, workload
+// variables, the job's PEs and one message size.
+struct RowSetting {
+  RowFilter where;
+  std::vector<std::pair<std::string, std::string>> params;  // path, value (as --param)
+  std::map<std::string, std::string> variables;
+  int pes = 0;      // 0: the workload's
+  double size = 0;  // bytes; 0: the workload's sizes
+};
+
 struct SuiteSpec {
   std::string id;
   std::string doc;
-  std::string data_path;       // CSV, resolved against the cases file's folder
-  std::string machine_path;    // machine YAML, likewise
-  std::string workload_path;   // workload YAML, likewise
+  std::string data_path;     // CSV, resolved against the cases file's folder
+  std::string machine_path;  // machine YAML, likewise; {COLUMN} is replaced by the row's value
+  std::string driver;        // the runs' --driver ("": the default, fast)
+  std::string peer;          // the data are a peer simulator's figures (this names it): checked, never fitted
+  std::vector<RowSetting> row_settings;
+  std::string workload_path;   // workload YAML, likewise ({COLUMN} too)
   std::string profile;         // one profile for every row, or
   std::string profile_column;  // the column naming each row's profile
   std::string bytes_column;    // optional: the column giving each row's message size
@@ -125,7 +143,7 @@ struct SuiteSpec {
   std::string background_path;  // resolved like the workload; "" none
   int background_pes = 0;       // 0: its file's
   RowFilter background_where;
-  std::string id_column;
+  std::vector<std::string> id_columns;  // `id_column`: one column or a list, naming each row in case ids
   std::vector<FitVariable> fit_variables;
   // Written by calibrate: variable -> value text ("" key) or row value -> value text.
   std::map<std::string, std::map<std::string, std::string>> fitted;
@@ -138,9 +156,16 @@ struct RunKey {
   std::map<std::string, std::string> variables;
   bool background = false;  // with the suite's background job
   std::map<std::string, std::string> background_variables;
+  // From the row's columns ({COLUMN} in the suite's paths) and its row_settings:
+  std::string machine;   // "": the suite's machine
+  std::string workload;  // "": the suite's workload
+  std::vector<std::pair<std::string, std::string>> params;
+  int pes = 0;      // 0: the workload's
+  double size = 0;  // 0: the workload's sizes
   bool operator<(const RunKey& o) const {
-    return std::tie(profile, variables, background, background_variables) <
-           std::tie(o.profile, o.variables, o.background, o.background_variables);
+    return std::tie(machine, workload, params, pes, size, profile, variables, background, background_variables) <
+           std::tie(o.machine, o.workload, o.params, o.pes, o.size, o.profile, o.variables, o.background,
+                    o.background_variables);
   }
 };
 

@@ -82,13 +82,19 @@ core::RunResult run_in_child(const std::string& machine, const std::string& work
 }
 
 core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::RunKey& key) {
-  protocol::RunRequest r = json_request(suite.machine_path, suite.workload_path, key.profile, key.variables);
+  protocol::RunRequest r =
+      json_request(key.machine.empty() ? suite.machine_path : key.machine,
+                   key.workload.empty() ? suite.workload_path : key.workload, key.profile, key.variables);
+  r.params = key.params;
+  r.pes = key.pes;
+  r.size = key.size;
+  if (!suite.driver.empty()) r.driver = suite.driver;
   if (key.background) {
     r.background = suite.background_path;
     r.background_pes = suite.background_pes;
     r.background_variables = key.background_variables;
   }
-  return run_request_in_child(r, suite.workload_path + " on " + suite.machine_path + " (suite " + suite.id + ")");
+  return run_request_in_child(r, r.workload + " on " + r.machine + " (suite " + suite.id + ")");
 }
 
 std::map<calib::RunKey, core::RunResult> run_cases_in_children(const calib::SuiteSpec& suite,

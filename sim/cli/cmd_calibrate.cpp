@@ -95,6 +95,10 @@ int cmd_calibrate(const CalibrateArgs& a) {
   for (const auto& suite : suites) {
     if (!a.suite.empty() && suite.id != a.suite) continue;
     found = true;
+    if (!suite.peer.empty()) {  // a peer's figures check a configuration of ours: nothing to fit
+      std::cout << fmt::format("suite {}: {}'s figures, checked by validate, never fitted\n", suite.id, suite.peer);
+      continue;
+    }
     if (!suite.fit_variables.empty()) {  // run conditions fitted, written back into the cases file
       std::cout << fmt::format("suite {}: fitting its run conditions ({} variable(s))\n", suite.id,
                                suite.fit_variables.size());

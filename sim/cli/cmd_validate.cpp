@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -25,8 +26,9 @@ void print_table(const std::vector<calib::CaseResult>& results, const std::vecto
   std::cout << fmt::format("{:<70} {:>5} {:>11} {:>11} {:>9} {:>6}  {}\n", "case", "unit", "measured", "predicted",
                            "rel_err", "tol", "");
   for (const auto& r : results)
-    std::cout << fmt::format("{:<70} {:>5} {:>11.3f} {:>11.3f} {:>+8.1f}% {:>5.0f}%  {}{}\n", r.measured.id,
-                             r.measured.unit, r.measured.measured, r.predicted, r.rel_error * 100,
+    std::cout << fmt::format("{:<70} {:>5} {:>11.3f} {:>11.3f} {:>9} {:>5.0f}%  {}{}\n", r.measured.id, r.measured.unit,
+                             r.measured.measured, r.predicted,
+                             std::isfinite(r.rel_error) ? fmt::format("{:+.1f}%", r.rel_error * 100) : "-",
                              r.measured.tolerance * 100,
                              r.measured.report_only ? "info"
                              : !r.within_tolerance  ? "FAIL"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -18,7 +19,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string percent(double v) { return fmt::format("{:+.2f}%", 100 * v); }
+std::string percent(double v) { return std::isfinite(v) ? fmt::format("{:+.2f}%", 100 * v) : "-"; }
 
 void run_gnuplot(const std::string& stem, const std::string& script) {
   io::write_file_atomically(stem + ".gp", script);
@@ -150,9 +151,15 @@ std::string validation_json(const std::vector<calib::CaseResult>& results, const
   j["cases"] = nlohmann::ordered_json::array();
   for (const auto& r : results) {
     nlohmann::ordered_json c = {
-        {"id", r.measured.id},      {"suite", r.measured.suite},         {"metric", r.measured.metric},
-        {"unit", r.measured.unit},  {"measured", r.measured.measured},   {"predicted", r.predicted},
-        {"rel_error", r.rel_error}, {"tolerance", r.measured.tolerance}, {"within_tolerance", r.within_tolerance}};
+        {"id", r.measured.id},
+        {"suite", r.measured.suite},
+        {"metric", r.measured.metric},
+        {"unit", r.measured.unit},
+        {"measured", r.measured.measured},
+        {"predicted", r.predicted},
+        {"rel_error", std::isfinite(r.rel_error) ? nlohmann::ordered_json(r.rel_error) : nlohmann::ordered_json()},
+        {"tolerance", r.measured.tolerance},
+        {"within_tolerance", r.within_tolerance}};
     if (for_report) {
       c["bytes"] = r.measured.bytes;
       c["profile"] = r.measured.run.profile;
@@ -232,14 +239,15 @@ std::string write_validation_report(const std::string& dir) {
   cases.header = {"case", "unit", "measured", "predicted", "error", "tolerance", "verdict", "why this tolerance"};
   for (const auto& c : j.at("cases")) {
     const bool info = c.value("report_only", false), ok = c.at("within_tolerance").get<bool>();
-    cases.rows.push_back(
-        {c.at("id").get<std::string>(), c.at("unit").get<std::string>(),
-         fmt::format("{:.3f}", c.at("measured").get<double>()), fmt::format("{:.3f}", c.at("predicted").get<double>()),
-         percent(c.at("rel_error").get<double>()), fmt::format("{:.0f}%", 100 * c.at("tolerance").get<double>()),
-         info ? "info"
-         : ok ? "ok"
-              : "OUTSIDE",
-         c.value("tolerance_why", std::string())});
+    cases.rows.push_back({c.at("id").get<std::string>(), c.at("unit").get<std::string>(),
+                          fmt::format("{:.3f}", c.at("measured").get<double>()),
+                          fmt::format("{:.3f}", c.at("predicted").get<double>()),
+                          percent(c.at("rel_error").is_null() ? NAN : c.at("rel_error").get<double>()),
+                          fmt::format("{:.0f}%", 100 * c.at("tolerance").get<double>()),
+                          info ? "info"
+                          : ok ? "ok"
+                               : "OUTSIDE",
+                          c.value("tolerance_why", std::string())});
     cases.row_classes.push_back(!info && !ok ? "bad" : "");
   }
   body += fmt::format("<h2>Every case</h2>\n<p>{} cases (click a column to sort).</p>\n", j.at("cases").size()) +

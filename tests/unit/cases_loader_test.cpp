@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "rejection_case.hpp"
 #include "sim/io/validation/cases_loader.hpp"
 
@@ -20,6 +22,28 @@ TEST(CasesLoader, ReadsSuitesAndCases) {
   EXPECT_EQ(cases[0].id, "test-suite/base/get/8B");
   EXPECT_DOUBLE_EQ(cases[1].measured, 30.0);  // us
   EXPECT_DOUBLE_EQ(cases[1].tolerance, 0.5);
+}
+
+TEST(CasesLoader, RowColumnsNameTheMachineAndRowSettingsApply) {
+  const auto suites = io::load_suites(std::string(T3SIM_SOURCE_DIR) + "/validation/cases.yaml");
+  const auto it = std::find_if(suites.begin(), suites.end(), [](const auto& s) { return s.id == "booksim-torus"; });
+  ASSERT_NE(it, suites.end());
+  EXPECT_TRUE(it->fit_params.empty());
+  const auto cases = io::load_suite_cases(*it);
+  ASSERT_EQ(cases.size(), 70u);       // 35 rows, mean and min
+  const auto& first = cases.front();  // uniform,8,dor,1
+  EXPECT_EQ(first.id, "booksim-torus/pattern=uniform/k=8/routing=dor/packet_flits=1/accepted");
+  EXPECT_NE(first.run.machine.find("platforms/reference/booksim-k8-dor.yaml"), std::string::npos);
+  EXPECT_NE(first.run.workload.find("workloads/reference/booksim-uniform.yaml"), std::string::npos);
+  EXPECT_EQ(first.run.pes, 512);
+  EXPECT_TRUE(first.run.params.empty());
+  const auto four =
+      std::find_if(cases.begin(), cases.end(), [](const auto& c) { return c.row.at("packet_flits") == "4"; });
+  ASSERT_NE(four, cases.end());
+  EXPECT_EQ(four->run.pes, 0);
+  EXPECT_DOUBLE_EQ(four->run.size, 64);
+  ASSERT_EQ(four->run.params.size(), 1u);
+  EXPECT_EQ(four->run.params[0].first, "network.packet_flits");
 }
 
 TEST(CasesLoader, RepoCasesLoad) {
@@ -51,6 +75,14 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{
             "fit_params_unknown",
             "fit_params: not a parameter calibrate can fit; did you mean 'call_overhead'\\? \\(got 'call_overhed'\\)"},
+        RejectionCase{"peer_with_fit_params",
+                      "suites.test-suite.fit_params: a suite of a peer's figures \\(peer: SomeSim 1.0\\) is checked, "
+                      "never fitted"},
+        RejectionCase{"driver_unknown",
+                      "driver_unknown.yaml:8:13: suites.test-suite.driver: must be fast, reference or packet \\(got "
+                      "'packets'\\)"},
+        RejectionCase{"machine_column_unknown",
+                      "machine: names column 'size', which the table lacks \\(got .*/machine/\\{size\\}.yaml\\)"},
         RejectionCase{"fit_params_too_many", "fit_params: must name 1 to 4 parameters \\(got 5\\)"},
         RejectionCase{"profile_and_profile_column",
                       "suites.test-suite.profile: give exactly one of 'profile' or 'profile_column'"},
@@ -74,7 +106,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "paired_ordering_metric_unknown.yaml:17:5: suites.test-suite.paired_orderings: names no metric"},
         RejectionCase{"statistic_unknown",
                       "metrics\\[0\\].statistic: must be peak_bandwidth_MBps, estimated_latency_us, "
-                      "model_max_rel_error_pct or main_job_end_s \\(got 'peak_rate'\\)"},
+                      "model_max_rel_error_pct, main_job_end_s, accepted_flits_per_cycle or "
+                      "accepted_flits_per_cycle_min \\(got 'peak_rate'\\)"},
         RejectionCase{
             "fit_metrics_unknown",
             "suites.test-suite.fit_metrics: names no metric of this suite; did you mean 'get'\\? \\(got 'gets'\\)"},

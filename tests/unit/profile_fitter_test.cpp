@@ -46,7 +46,9 @@ std::vector<calib::MeasuredCase> cases_from(const core::MachineSpec& m, const co
 }
 
 std::map<calib::RunKey, core::Workload> workloads(const core::Workload& w) {
-  return {{calib::RunKey{"base", {}, false, {}}, w}};
+  calib::RunKey key;
+  key.profile = "base";
+  return {{key, w}};
 }
 
 const std::vector<std::string> kFree = {"call_overhead", "local_overhead", "copy_bandwidth", "get_bandwidth"};

@@ -259,6 +259,17 @@ std::string results_json(const core::RunResult& r) {
                  {"estimated_latency_us", std::isfinite(st.estimated_latency) ? st.estimated_latency * 1e6 : -1.0},
                  {"model_max_rel_error", st.model_max_rel_error}};
   }
+  if (r.packet.present) {
+    const core::PacketRunStats& p = r.packet;
+    j["packet"] = {{"cycle_s", p.cycle_s},
+                   {"cycles", p.cycles},
+                   {"window", {p.window_begin, p.window_end}},
+                   {"accepted_flits_per_cycle", p.accepted_flits_per_cycle},
+                   {"accepted_flits_per_cycle_min", p.accepted_flits_per_cycle_min},
+                   {"mean_packet_latency_cycles", p.mean_packet_latency_cycles},
+                   {"packets", p.packets},
+                   {"flits", p.flits}};
+  }
   if (r.summed) j["summed"] = true;  // RunResult::summed: a record per PE, label and kind, its calls in "repeats"
   j["records"] = nlohmann::ordered_json::array();
   for (const auto& rec : r.records) {
@@ -303,6 +314,20 @@ core::RunResult parse_results_json(const std::string& text) {
       r.io.main_call_time = io.at("main_call_time_s").get<double>();
     }
     r.swap_iterations = j.value("swap_iterations", 0);
+    if (j.contains("packet")) {
+      const auto& p = j.at("packet");
+      core::PacketRunStats& s = r.packet;
+      s.present = true;
+      s.cycle_s = p.at("cycle_s").get<double>();
+      s.cycles = p.at("cycles").get<uint64_t>();
+      s.window_begin = p.at("window").at(0).get<uint64_t>();
+      s.window_end = p.at("window").at(1).get<uint64_t>();
+      s.accepted_flits_per_cycle = p.at("accepted_flits_per_cycle").get<double>();
+      s.accepted_flits_per_cycle_min = p.at("accepted_flits_per_cycle_min").get<double>();
+      s.mean_packet_latency_cycles = p.at("mean_packet_latency_cycles").get<double>();
+      s.packets = p.at("packets").get<uint64_t>();
+      s.flits = p.at("flits").get<uint64_t>();
+    }
     for (const auto& o : j.at("records")) {
       core::OpRecord rec;
       rec.pe = o.at("pe").get<int>();

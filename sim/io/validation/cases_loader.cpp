@@ -169,6 +169,41 @@ std::vector<std::string> read_fit_params(MapReader& s) {
   return out;
 }
 
+calib::RowSetting read_row_setting(const YAML::Node& n, const std::string& file, const std::string& path) {
+  MapReader m(n, file, path);
+  calib::RowSetting r;
+  if (auto w = m.optional("where")) r.where = read_text_map(*w, file, m.child_path("where"));
+  if (auto p = m.optional("params"))
+    for (const auto& [key, value] : read_text_map(*p, file, m.child_path("params"))) r.params.emplace_back(key, value);
+  if (auto v = m.optional("variables")) r.variables = read_text_map(*v, file, m.child_path("variables"));
+  if (m.has("pes")) r.pes = static_cast<int>(m.integer_at("pes", 1, core::kMaxNodes));
+  if (m.has("size")) r.size = m.quantity_at("size", core::Quantity::Size);
+  m.finish();
+  return r;
+}
+
+// `text` with every {COLUMN} replaced by the row's value; "" when it names a column the row lacks
+// (`missing` then says which).
+std::string fill_columns(const std::string& text, const std::map<std::string, std::string>& row, std::string* missing) {
+  std::string out;
+  size_t at = 0;
+  while (true) {
+    const size_t open = text.find('{', at);
+    if (open == std::string::npos) break;
+    const size_t close = text.find('}', open);
+    if (close == std::string::npos) break;
+    const std::string column = text.substr(open + 1, close - open - 1);
+    auto it = row.find(column);
+    if (it == row.end()) {
+      *missing = column;
+      return "";
+    }
+    out += text.substr(at, open - at) + it->second;
+    at = close + 1;
+  }
+  return out + text.substr(at);
+}
+
 }  // namespace
 
 std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
@@ -183,6 +218,17 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
     spec.data_path = resolve(cases_path, s.string_at("data"));
     spec.machine_path = resolve(cases_path, s.string_at("machine"));
     spec.workload_path = resolve(cases_path, s.string_at("workload"));
+    spec.driver = s.optional_string("driver").value_or("");
+    if (!spec.driver.empty() && spec.driver != "fast" && spec.driver != "reference" && spec.driver != "packet")
+      throw InputError(pos_of(cases_path, s.node()["driver"]), s.child_path("driver"),
+                       "must be fast, reference or packet", "'" + spec.driver + "'");
+    spec.peer = s.optional_string("peer").value_or("");
+    if (auto rs = s.optional("row_settings")) {
+      sequence_value(*rs, cases_path, s.child_path("row_settings"));
+      for (size_t i = 0; i < rs->size(); ++i)
+        spec.row_settings.push_back(
+            read_row_setting((*rs)[i], cases_path, s.child_path("row_settings") + "[" + std::to_string(i) + "]"));
+    }
     spec.profile = s.optional_string("profile").value_or("");
     spec.profile_column = s.optional_string("profile_column").value_or("");
     if (spec.profile.empty() == spec.profile_column.empty())
@@ -224,7 +270,13 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
       if (auto w = s.optional("background_where"))
         spec.background_where = read_text_map(*w, cases_path, s.child_path("background_where"));
     }
-    spec.id_column = s.optional_string("id_column").value_or("");
+    if (auto ic = s.optional("id_column")) {
+      if (ic->IsSequence())
+        for (size_t i = 0; i < ic->size(); ++i)
+          spec.id_columns.push_back(scalar_text((*ic)[i], cases_path, s.child_path("id_column")));
+      else
+        spec.id_columns.push_back(scalar_text(*ic, cases_path, s.child_path("id_column")));
+    }
     if (auto fv = s.optional("fit_variables")) {
       sequence_value(*fv, cases_path, s.child_path("fit_variables"));
       for (size_t i = 0; i < fv->size(); ++i)
@@ -258,7 +310,14 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
         spec.paired_orderings.push_back(std::move(p));
       }
     }
-    if (spec.fit_variables.empty() || s.has("fit_params")) spec.fit_params = read_fit_params(s);
+    if (!spec.peer.empty()) {  // a peer's figures check a configuration; nothing is fitted to them
+      if (s.has("fit_params") || s.has("fit_variables"))
+        throw InputError(s.key_pos(s.has("fit_params") ? "fit_params" : "fit_variables"),
+                         s.child_path(s.has("fit_params") ? "fit_params" : "fit_variables"),
+                         "a suite of a peer's figures (peer: " + spec.peer + ") is checked, never fitted");
+    } else if (spec.fit_variables.empty() || s.has("fit_params")) {
+      spec.fit_params = read_fit_params(s);
+    }
     if (auto fm = s.optional("fit_metrics")) {
       sequence_value(*fm, cases_path, s.child_path("fit_metrics"));
       for (size_t i = 0; i < fm->size(); ++i)
@@ -296,7 +355,8 @@ std::vector<calib::MeasuredCase> load_suite_cases(const calib::SuiteSpec& suite)
   for (const auto& [var, column] : suite.row_variables) var_cols.emplace_back(var, table.column(column));
   for (const auto& o : suite.orderings) table.column(o.group_column);  // named columns must exist
 
-  const size_t id_col = suite.id_column.empty() ? 0 : table.column(suite.id_column);
+  std::vector<size_t> id_cols;
+  for (const auto& column : suite.id_columns) id_cols.push_back(table.column(column));
   for (const auto& v : suite.fit_variables)
     if (!v.per_row_column.empty()) table.column(v.per_row_column);  // named columns must exist
 
@@ -307,8 +367,25 @@ std::vector<calib::MeasuredCase> load_suite_cases(const calib::SuiteSpec& suite)
     calib::RunKey run;
     run.profile = by_column ? table.cell(r, profile_col) : suite.profile;
     run.variables = suite.variables;
+    // A machine or workload named by the row's columns ({COLUMN}), and the settings of the rows it matches.
+    for (auto [path, key] : {std::pair{&suite.machine_path, &run.machine}, {&suite.workload_path, &run.workload}}) {
+      if (path->find('{') == std::string::npos) continue;
+      std::string missing;
+      *key = fill_columns(*path, row, &missing);
+      if (key->empty())
+        throw InputError({suite.data_path, 0, 0}, key == &run.machine ? "machine" : "workload",
+                         "names column '" + missing + "', which the table lacks", *path);
+    }
+    for (const auto& setting : suite.row_settings) {
+      if (!calib::row_matches(setting.where, row)) continue;
+      run.params.insert(run.params.end(), setting.params.begin(), setting.params.end());
+      for (const auto& [var, value] : setting.variables) run.variables[var] = value;
+      if (setting.pes > 0) run.pes = setting.pes;
+      if (setting.size > 0) run.size = setting.size;
+    }
     std::string row_id = by_column ? run.profile : "";
-    if (!suite.id_column.empty()) row_id += suite.id_column + "=" + table.cell(r, id_col);
+    for (size_t i = 0; i < id_cols.size(); ++i)
+      row_id += (i > 0 ? "/" : "") + suite.id_columns[i] + "=" + table.cell(r, id_cols[i]);
     for (const auto& [var, col] : var_cols) {
       run.variables[var] = table.cell(r, col);
       row_id += (row_id.empty() ? "" : "/") + var + "=" + table.cell(r, col);
@@ -330,7 +407,7 @@ std::vector<calib::MeasuredCase> load_suite_cases(const calib::SuiteSpec& suite)
       if (metric.statistic == calib::Statistic::RecordDuration && !has_bytes)
         throw InputError({suite.data_path, 0, 0}, metric.id, "a record metric needs the suite's bytes_column");
       const size_t col = table.column(metric.column);
-      const double value = table.positive_number(r, col);
+      const double value = table.positive_number(r, col, metric.report_only);
       calib::MeasuredCase c;
       c.suite = suite.id;
       c.metric = metric.id;

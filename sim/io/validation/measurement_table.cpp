@@ -66,12 +66,13 @@ SourcePos MeasurementTable::cell_pos(size_t row, size_t col) const {
   return {file_, rows_[row].line, rows_[row].columns[col]};
 }
 
-double MeasurementTable::positive_number(size_t row, size_t col) const {
+double MeasurementTable::positive_number(size_t row, size_t col, bool zero_allowed) const {
   const std::string& text = cell(row, col);
   double v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v) || !(v > 0))
-    throw InputError(cell_pos(row, col), header_[col], "must be a number > 0", "'" + text + "'");
+  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v) || !(zero_allowed ? v >= 0 : v > 0))
+    throw InputError(cell_pos(row, col), header_[col], zero_allowed ? "must be a number >= 0" : "must be a number > 0",
+                     "'" + text + "'");
   return v;
 }
 

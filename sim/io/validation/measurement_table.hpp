@@ -18,7 +18,8 @@ class MeasurementTable {
   size_t column(const std::string& name) const;
   const std::string& cell(size_t row, size_t col) const { return rows_[row].cells[col]; }
   // The cell as a finite number > 0; throws InputError at the cell otherwise.
-  double positive_number(size_t row, size_t col) const;
+  // The cell as a number > 0 (>= 0 when zero_allowed: a reported-only figure may be 0).
+  double positive_number(size_t row, size_t col, bool zero_allowed = false) const;
   SourcePos cell_pos(size_t row, size_t col) const;
 
  private:
