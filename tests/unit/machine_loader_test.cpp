@@ -55,6 +55,17 @@ INSTANTIATE_TEST_SUITE_P(
     Rules, MachineRejects,
     testing::Values(
         RejectionCase{"empty", "empty.yaml: is empty"},
+        RejectionCase{"switching_unknown",
+                      "switching_unknown.yaml:16:14: network.switching: must be cut_through or wormhole \\(got "
+                      "'store_and_forward'\\)"},
+        RejectionCase{"dateline_unknown",
+                      "dateline_unknown.yaml:16:13: network.dateline: must be fixed, balanced, cray or none \\(got "
+                      "'none_at_all'\\)"},
+        RejectionCase{"header_fills_packet",
+                      "header_fills_packet.yaml:17:17: network.header_flits: must be less than network.packet_flits "
+                      "\\(a packet needs payload room\\) \\(got 4 of 4\\)"},
+        RejectionCase{"virtual_networks_three",
+                      "virtual_networks_three.yaml:16:21: network.virtual_networks: must be <= 2 \\(got '3'\\)"},
         RejectionCase{"not_yaml", "not_yaml.yaml:[0-9]+:[0-9]+: not valid YAML"},
         RejectionCase{"not_a_mapping", "not_a_mapping.yaml:1:1: top level must be a mapping"},
         RejectionCase{"missing_file", "missing_file.yaml: no such file"},

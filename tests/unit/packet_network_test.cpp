@@ -4,6 +4,7 @@
 // to 17 under both datelines and both switchings, with buffers smaller than a packet.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -122,13 +123,65 @@ TEST(PacketNetwork, PacingHoldsAMessageToItsRate) {
 
 void expect_everything_delivered(const PacketConfig& c, const std::vector<std::pair<int, int>>& pairs, double bytes) {
   PacketNetwork net(c, 7);
-  for (const auto& [a, b] : pairs) net.add_message(a, b, bytes, -1);
+  int n = 0;
+  for (const auto& [a, b] : pairs) net.add_message(a, b, bytes, -1, c.virtual_networks == 2 ? n++ % 2 : 0);
   const std::vector<uint64_t> at = run_all(net, pairs.size());
   const PacketNetwork::Stats& s = net.stats();
   EXPECT_EQ(s.packets_made, s.packets_delivered);
   EXPECT_EQ(s.flits_injected, s.flits_ejected);
   EXPECT_EQ(s.packets_made, static_cast<uint64_t>(pairs.size()) * static_cast<uint64_t>(c.packets_for(bytes)));
   EXPECT_EQ(net.next_busy_cycle(), UINT64_MAX);
+}
+
+// The T3E's network as Dally and Towles describe it: direction order, the per-hop dateline, request and
+// reply networks, and (adaptive) a fifth VC entered only when it can take the whole packet.
+PacketConfig t3e_like(Coord dims, HopOrder order, bool adaptive) {
+  PacketConfig c = booksim_like(dims, 10);
+  c.header_flits = 2;
+  c.flit_bytes = 8;
+  c.order = order;
+  c.adaptive = adaptive;
+  c.dateline = Dateline::Cray;
+  c.virtual_networks = 2;
+  c.vcs = adaptive ? 5 : 4;
+  c.vc_buffer_flits = 10;
+  c.switching = Switching::CutThrough;
+  c.pipeline_cycles = 3;
+  c.wire_cycles = 1;
+  c.tie_rule = TieRule::Balanced;
+  return c;
+}
+
+TEST(PacketNetwork, CrayRoutesKeepTheZeroLoadClosedForm) {
+  for (HopOrder order : {HopOrder::Dimension, HopOrder::Direction})
+    for (bool adaptive : {false, true}) {
+      const PacketConfig c = t3e_like({2, 16, 17}, order, adaptive);
+      for (int dst : {1, 2, 37, 300, c.nodes() - 1}) {
+        PacketNetwork net(c);
+        net.add_message(0, dst, 64, -1, 1);
+        const int h = hops(c, 0, dst);
+        EXPECT_EQ(run_all(net, 1)[0], static_cast<uint64_t>(1 + 2 + (h + 1) * 3 + h * 1 + 9)) << dst;
+        EXPECT_EQ(net.stats().flit_hops, static_cast<uint64_t>(h * 10));  // minimal: hops x flits
+      }
+    }
+}
+
+// Bit complement on 8x8x8: every node to its mirror image, 9 hops through the middle. The adaptive
+// VC can only add room; the escape VCs are the same, so adaptive routing is never slower.
+TEST(PacketNetwork, AdaptiveIsNeverSlowerThanItsEscapeOnlyTwinOnBitComplement) {
+  for (HopOrder order : {HopOrder::Dimension, HopOrder::Direction}) {
+    uint64_t end[2] = {0, 0};
+    for (int adaptive = 0; adaptive < 2; ++adaptive) {
+      const PacketConfig c = t3e_like({8, 8, 8}, order, adaptive == 1);
+      PacketNetwork net(c, 5);
+      std::vector<std::pair<int, int>> pairs;
+      for (int round = 0; round < 8; ++round)
+        for (int i = 0; i < c.nodes(); ++i) net.add_message(i, c.nodes() - 1 - i, 64.0 * 4, -1);
+      const std::vector<uint64_t> at = run_all(net, static_cast<size_t>(8 * c.nodes()));
+      end[adaptive] = *std::max_element(at.begin(), at.end());
+    }
+    EXPECT_LE(end[1], end[0]) << (order == HopOrder::Direction ? "direction order" : "dimension order");
+  }
 }
 
 TEST(PacketNetwork, NoDeadlockOnPermutationsAndAllToAllOverRingsOfTwoToSeventeen) {
@@ -146,10 +199,27 @@ TEST(PacketNetwork, NoDeadlockOnPermutationsAndAllToAllOverRingsOfTwoToSeventeen
         for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
         std::shuffle(perm.begin(), perm.end(), rng);
         std::vector<std::pair<int, int>> pairs;
-        for (int round = 0; round < 20; ++round)
+        for (int round = 0; round < 10; ++round)
           for (int i = 0; i < n; ++i) pairs.emplace_back(i, perm[static_cast<size_t>(i)]);
         SCOPED_TRACE(std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]));
         expect_everything_delivered(c, pairs, 64.0 * 3);
+        // The T3E's rules: either order, with and without the adaptive VC, requests and replies.
+        for (HopOrder order : {HopOrder::Dimension, HopOrder::Direction})
+          for (bool adaptive : {false, true}) {
+            PacketConfig t = t3e_like(dims, order, adaptive);
+            t.switching = switching;
+            t.vc_buffer_flits = switching == Switching::Wormhole ? 4 : 10;
+            SCOPED_TRACE(std::string(order == HopOrder::Direction ? "direction" : "dimension") +
+                         (adaptive ? " adaptive" : ""));
+            expect_everything_delivered(t, pairs, 64.0 * 3);
+            if (n <= 30) {
+              std::vector<std::pair<int, int>> all;
+              for (int a = 0; a < n; ++a)
+                for (int b = 0; b < n; ++b)
+                  if (a != b) all.emplace_back(a, b);
+              expect_everything_delivered(t, all, 64.0 * 2);
+            }
+          }
         if (n <= 125) {
           std::vector<std::pair<int, int>> all;
           for (int a = 0; a < n; ++a)
@@ -158,6 +228,32 @@ TEST(PacketNetwork, NoDeadlockOnPermutationsAndAllToAllOverRingsOfTwoToSeventeen
           expect_everything_delivered(c, all, 64.0 * 2);
         }
       }
+}
+
+}  // namespace
+}  // namespace t3sim::core
+
+namespace t3sim::core {
+namespace {
+
+// Without a dateline a ring's channels wait on each other in a circle: the run stops with an error
+// naming that cycle of virtual channels instead of hanging.
+TEST(PacketNetwork, ADeadlockIsAnErrorNamingTheCycleOfVirtualChannels) {
+  PacketConfig c = booksim_like({8, 1, 1}, 4);
+  c.dateline = Dateline::None;
+  c.vcs = 2;
+  c.vc_buffer_flits = 2;
+  c.tie_rule = TieRule::Plus;
+  PacketNetwork net(c);
+  for (int round = 0; round < 50; ++round)
+    for (int i = 0; i < 8; ++i) net.add_message(i, (i + 3) % 8, 64.0 * 4, -1);
+  try {
+    run_all(net, 400);
+    FAIL() << "no deadlock";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("the packet network is deadlocked"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("virtual channels waiting on each other: n"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -71,12 +71,18 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
       {"header_flits", Quantity::Count, std::string("2"), 0, false, 1023,
        "packet driver: flits of each packet that carry no payload (route, address, control)", std::nullopt,
        T3SIM_FIELD(NetworkParams, header_flits)},
-      {"virtual_channels", Quantity::Count, std::string("4"), 2, false, 64,
-       "packet driver: virtual channels per router input port; the dateline splits them into two halves", std::nullopt,
-       T3SIM_FIELD(NetworkParams, virtual_channels)},
+      {"virtual_channels", Quantity::Count, std::string("4"), 2, false, 63,
+       "packet driver: the escape virtual channels per router input port, split between the virtual networks "
+       "and, in each, into the dateline's two halves; minimal_adaptive routing adds one adaptive VC to them",
+       std::nullopt, T3SIM_FIELD(NetworkParams, virtual_channels)},
       {"vc_buffer_flits", Quantity::Count, std::string("8"), 1, false, 4096,
        "packet driver: flits each input virtual channel buffers (credit-based flow control)", std::nullopt,
        T3SIM_FIELD(NetworkParams, vc_buffer_flits)},
+      {"virtual_networks", Quantity::Count, std::string("1"), 1, false, 2,
+       "packet driver: 2 puts the requests (puts, get requests) and the replies (get data, acknowledgements, which "
+       "then travel as packets) on separate virtual channels, as the T3E did; 1: one network, acknowledgements take "
+       "the flow model's latency",
+       std::nullopt, T3SIM_FIELD(NetworkParams, virtual_networks)},
       {"terminal_delay", Quantity::Time, std::string("0ns"), 0, false, 1e-3,
        "packet driver: time on a node's injection or ejection channel (at least one router cycle)", std::nullopt,
        T3SIM_FIELD(NetworkParams, terminal_delay)},
@@ -225,8 +231,12 @@ const std::vector<KeyDoc>& machine_structure_keys() {
        "packet driver, the torus deadlock rule: fixed (default): along each ring a packet whose path crosses the "
        "wrap from k-1 to 0 uses the upper half of the virtual channels, the others the lower half; balanced: "
        "a second dateline mid-ring forces the lower half, and a packet crossing neither picks a half at random "
-       "(Cray's partition; BookSim's dim_order_bal_torus). Under the packet driver a balanced tie_rule is a coin "
-       "flip per packet (BookSim's rule; the same half-and-half split on average)"},
+       "(Cray's partition; BookSim's dim_order_bal_torus); cray: per hop, the T3E's as Dally and Towles describe "
+       "it: the wrap hop and those after it take the upper half, hops before a crossing the lower, a packet that "
+       "does not cross either half (drawn per packet and ring); none: no deadlock avoidance, every VC on every hop (a "
+       "what-if: the run stops with the cycle of VCs if rings deadlock). Under the packet driver a balanced tie_rule "
+       "is a "
+       "coin flip per packet (BookSim's rule; the same half-and-half split on average)"},
       {"io", "map (optional)", "I/O nodes and their disks; keys io.* below; without it the machine has no file I/O"},
       {"io.nodes", "list of [x, y, z] positions",
        "I/O nodes: torus positions that hold no PE (past torus.populated_nodes); their links carry the I/O "

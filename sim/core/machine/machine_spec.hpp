@@ -36,8 +36,14 @@ constexpr const auto& name_table(Switching) { return kSwitchingNames; }
 // from k-1 to 0, else the lower half; balanced: also a second dateline in the ring's middle that
 // forces the lower half, and a packet crossing neither takes either half at random (Cray's partition,
 // as BookSim's dim_order_bal_torus).
-enum class Dateline { Fixed, Balanced };
-constexpr NameTable<Dateline, 2> kDatelineNames = {{Dateline::Fixed, "fixed"}, {Dateline::Balanced, "balanced"}};
+// cray: per hop, as Dally and Towles describe the T3E's: a packet whose path crosses the wrap k-1 -> 0
+// takes the lower half before it and the upper half from the wrap hop on; a packet whose path does not
+// cross takes either half, drawn once per packet and ring (the VC load balanced).
+// none: no deadlock avoidance, every escape VC on every hop (a what-if: rings may deadlock, and the
+// packet driver then stops naming the cycle of virtual channels).
+enum class Dateline { Fixed, Balanced, Cray, None };
+constexpr NameTable<Dateline, 4> kDatelineNames = {
+    {Dateline::Fixed, "fixed"}, {Dateline::Balanced, "balanced"}, {Dateline::Cray, "cray"}, {Dateline::None, "none"}};
 constexpr const auto& name_table(Dateline) { return kDatelineNames; }
 
 struct NetworkParams {
@@ -59,6 +65,7 @@ struct NetworkParams {
   double virtual_channels = 4;  // per input port
   double vc_buffer_flits = 8;   // flits of each input virtual channel's buffer
   double terminal_delay = 0;    // s on a node's injection or ejection channel (at least one cycle)
+  double virtual_networks = 1;  // 2: requests and replies on separate VCs (the escape VCs split in two)
   Switching switching = Switching::Wormhole;
   Dateline dateline = Dateline::Fixed;
 };

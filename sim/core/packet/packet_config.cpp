@@ -27,9 +27,13 @@ int64_t PacketConfig::packets_for(double bytes) const {
 
 PacketConfig packet_config(const MachineSpec& machine) {
   const NetworkParams& n = machine.network;
-  if (machine.routing != RoutingKind::DimensionOrder)
-    throw ModelError(std::string("the packet driver routes dimension_order only so far; machine '") + machine.name +
-                     "' routes " + enum_name(machine.routing) + ": use the fast driver");
+  if (machine.routing == RoutingKind::MinimalOblivious)
+    throw ModelError("the packet driver routes dimension_order, direction_order and minimal_adaptive; machine '" +
+                     machine.name + "' routes minimal_oblivious (a fluid split over routes): use the fast driver");
+  if (machine.routing != RoutingKind::DimensionOrder && n.dateline != Dateline::Cray && n.dateline != Dateline::None)
+    throw ModelError(std::string("torus.routing ") + enum_name(machine.routing) +
+                     " needs network.dateline: cray under the packet driver (the fixed and balanced rules are "
+                     "BookSim's, for dimension order)");
   if (!machine.failed_links.empty())
     throw ModelError("the packet driver has no route around failed links yet: use the fast driver");
   if (n.header_flits >= n.packet_flits)
@@ -44,14 +48,20 @@ PacketConfig packet_config(const MachineSpec& machine) {
   c.cycle_s = n.router_clock > 0 ? 1 / n.router_clock : n.flit_bytes / n.link_bandwidth;
   c.packet_flits = static_cast<int>(n.packet_flits);
   c.header_flits = static_cast<int>(n.header_flits);
-  c.vcs = static_cast<int>(n.virtual_channels);
+  c.order = machine.routing == RoutingKind::DirectionOrder ? HopOrder::Direction : HopOrder::Dimension;
+  c.adaptive = machine.routing == RoutingKind::MinimalAdaptive;
+  c.virtual_networks = static_cast<int>(n.virtual_networks);
+  c.vcs = static_cast<int>(n.virtual_channels) + (c.adaptive ? 1 : 0);
   c.vc_buffer_flits = static_cast<int>(n.vc_buffer_flits);
   // Three stages at least: route, virtual-channel allocation, switch allocation with the crossbar.
   c.pipeline_cycles = cycles_of(n.router_delay, c.cycle_s, 3);
   c.wire_cycles = cycles_of(n.wire_delay, c.cycle_s, 1);
   c.terminal_cycles = cycles_of(n.terminal_delay, c.cycle_s, 1);
-  if (c.vcs % 2 != 0)
-    throw ModelError("network.virtual_channels must be even under the packet driver (the dateline halves them)");
+  if (c.escape_vcs() % (2 * c.virtual_networks) != 0)
+    throw ModelError(
+        "network.virtual_channels must be a multiple of 2 x network.virtual_networks under the packet "
+        "driver (each virtual network's VCs are halved by the dateline): " +
+        std::to_string(c.escape_vcs()) + " for " + std::to_string(c.virtual_networks));
   if (c.switching == Switching::CutThrough && c.vc_buffer_flits < c.packet_flits)
     throw ModelError("cut_through switching needs network.vc_buffer_flits >= network.packet_flits (" +
                      std::to_string(c.vc_buffer_flits) + " < " + std::to_string(c.packet_flits) +

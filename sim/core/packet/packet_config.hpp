@@ -15,16 +15,21 @@ struct PacketConfig {
   TieRule tie_rule = TieRule::Plus;
   Dateline dateline = Dateline::Fixed;
   Switching switching = Switching::Wormhole;
-  double cycle_s = 0;       // one router cycle: a link moves one flit per cycle per direction
-  int flit_bytes = 8;       // bytes of one flit
-  int packet_flits = 1;     // flits of a full packet, header included
-  int header_flits = 0;     // of those, flits that carry no payload
-  int vcs = 4;              // virtual channels per input port
-  int vc_buffer_flits = 8;  // flits each input VC buffers
-  int pipeline_cycles = 4;  // a head flit's cycles through an idle router (route, VC and switch allocation, crossbar)
-  int wire_cycles = 2;      // cycles on an inter-router wire (flits and credits)
-  int terminal_cycles = 1;  // cycles on a node's injection or ejection channel
+  HopOrder order = HopOrder::Dimension;  // the escape route: dimension order, or every + hop before every - hop
+  bool adaptive = false;     // one adaptive VC more (the last), on any productive port, if it holds the whole packet
+  int virtual_networks = 1;  // 2: requests and replies on separate escape VCs
+  double cycle_s = 0;        // one router cycle: a link moves one flit per cycle per direction
+  int flit_bytes = 8;        // bytes of one flit
+  int packet_flits = 1;      // flits of a full packet, header included
+  int header_flits = 0;      // of those, flits that carry no payload
+  int vcs = 4;               // virtual channels per input port, the adaptive one included
+  int vc_buffer_flits = 8;   // flits each input VC buffers
+  int pipeline_cycles = 4;   // a head flit's cycles through an idle router (route, VC and switch allocation, crossbar)
+  int wire_cycles = 2;       // cycles on an inter-router wire (flits and credits)
+  int terminal_cycles = 1;   // cycles on a node's injection or ejection channel
   int nodes() const { return dims[0] * dims[1] * dims[2]; }
+  int escape_vcs() const { return vcs - (adaptive ? 1 : 0); }
+  int adaptive_vc() const { return vcs - 1; }
   int payload_bytes() const { return (packet_flits - header_flits) * flit_bytes; }
   // Flits of a packet carrying `bytes` of payload (0: a header-only packet, at least one flit).
   int flits_for(double bytes) const;

@@ -56,7 +56,7 @@ int PacketNetwork::add_pacer(double bytes_per_cycle) {
   return static_cast<int>(pacers_.size()) - 1;
 }
 
-int PacketNetwork::add_message(int src, int dst, double bytes, int pacer) {
+int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int network) {
   int id;
   if (!free_messages_.empty()) {
     id = free_messages_.back();
@@ -66,7 +66,7 @@ int PacketNetwork::add_message(int src, int dst, double bytes, int pacer) {
     messages_.emplace_back();
   }
   const int64_t packets = config_.packets_for(bytes);
-  messages_[static_cast<size_t>(id)] = {src, dst, pacer, bytes, packets, packets, now_};
+  messages_[static_cast<size_t>(id)] = {src, dst, pacer, network, bytes, packets, packets, now_};
   Source& s = sources_[static_cast<size_t>(src)];
   s.used = true;
   s.messages.push_back(id);
@@ -239,7 +239,12 @@ void PacketNetwork::inject(int node) {
       packets_.emplace_back();
     }
     const int message = s.messages[static_cast<size_t>(chosen)];
-    packets_[static_cast<size_t>(id)] = {message, m.dst, flits, 0};
+    Packet& made = packets_[static_cast<size_t>(id)];
+    made = {message, flits, PacketRoute{}};
+    made.route.src = node;
+    made.route.dst = m.dst;
+    made.route.network = static_cast<uint8_t>(m.network);
+    routing_.start(node, made.route, coin_);
     ++stats_.packets_made;
     m.bytes_left -= payload;
     if (m.pacer >= 0) {
@@ -281,15 +286,38 @@ void PacketNetwork::route_stage(int node) {
     if (in.state != VcState::Idle || in.count == 0 || in.ready > now_) continue;
     const Flit& f = buffers_[static_cast<size_t>(base + i) * cap + in.first];
     Packet& p = packets_[static_cast<size_t>(f.packet)];
-    const PacketHop hop = routing_.next(node, i / config_.vcs, p.dst, p.half, coin_);
+    const PacketHop hop = routing_.next(node, i / config_.vcs, p.route, coin_);
     in.state = VcState::Routed;
     --unrouted_[static_cast<size_t>(node)];
     ++unallocated_[static_cast<size_t>(node)];
     acted_ = true;
-    in.out_port = static_cast<uint8_t>(hop.out_port);
-    in.vc_begin = static_cast<int16_t>(hop.vc_begin);
-    in.vc_end = static_cast<int16_t>(hop.vc_end);
+    in.out_port = in.escape_port = static_cast<uint8_t>(hop.out_port);
+    in.vc_begin = in.escape_begin = static_cast<int16_t>(hop.vc_begin);
+    in.vc_end = in.escape_end = static_cast<int16_t>(hop.vc_end);
+    in.productive = config_.adaptive ? hop.productive : 0;
     in.ready = now_ + 1;
+  }
+}
+
+void PacketNetwork::choose_adaptive(int node, InputVc& in, int flits) const {
+  // The adaptive VC of the productive port with the most free room, if it can take the whole packet
+  // (Thorson and Scott's patent: a packet enters the adaptive VC only then); else the escape VCs.
+  const int base = node * vcs_per_router_;
+  const int adaptive = config_.adaptive_vc();
+  int best_port = -1, best_room = flits - 1;
+  for (int port = 0; port < kTorusPorts; ++port) {
+    if (!(in.productive & (1 << port))) continue;
+    const OutputVc& out = outputs_[static_cast<size_t>(base + port * config_.vcs + adaptive)];
+    if (out.owner < 0 && out.credits > best_room) best_port = port, best_room = out.credits;
+  }
+  if (best_port >= 0) {
+    in.out_port = static_cast<uint8_t>(best_port);
+    in.vc_begin = static_cast<int16_t>(adaptive);
+    in.vc_end = static_cast<int16_t>(adaptive + 1);
+  } else {
+    in.out_port = in.escape_port;
+    in.vc_begin = in.escape_begin;
+    in.vc_end = in.escape_end;
   }
 }
 
@@ -303,8 +331,13 @@ void PacketNetwork::vc_stage(int node) {
   int requesters[kMaxRouterVcs];
   int count = 0;
   for (int i = 0; i < n; ++i) {
-    const InputVc& in = inputs_[static_cast<size_t>(base + i)];
-    if (in.state == VcState::Routed && in.ready <= now_) requesters[count++] = i;
+    InputVc& in = inputs_[static_cast<size_t>(base + i)];
+    if (in.state != VcState::Routed || in.ready > now_) continue;
+    requesters[count++] = i;
+    if (in.productive)
+      choose_adaptive(
+          node, in,
+          packets_[static_cast<size_t>(buffers_[static_cast<size_t>(base + i) * cap + in.first].packet)].flits);
   }
   if (count == 0) return;
   // Grant: each free output VC to the requester nearest after its round-robin pointer.

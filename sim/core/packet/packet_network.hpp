@@ -48,8 +48,9 @@ class PacketNetwork {
   int add_pacer(double bytes_per_cycle);
   // A message of `bytes` from node src to node dst (src may be dst: it crosses the router), to be
   // injected from the next cycle on, its packets at most at `pacer`'s rate (-1: none). Returns its id,
-  // reported by delivered() once its last flit has reached dst.
-  int add_message(int src, int dst, double bytes, int pacer);
+  // reported by delivered() once its last flit has reached dst. `network`: its virtual network (0
+  // requests, 1 replies; 0 when the machine has one).
+  int add_message(int src, int dst, double bytes, int pacer, int network = 0);
 
   uint64_t now() const { return now_; }
   // The next cycle with work (now() when flits are in flight or waiting to inject), or UINT64_MAX.
@@ -102,6 +103,11 @@ class PacketNetwork {
     uint8_t out_port = 0;
     int16_t out_vc = -1;
     int16_t vc_begin = 0, vc_end = 0;
+    // The escape hop the head was routed to, and (adaptive routing) the ports that bring it closer;
+    // each cycle of VC allocation asks for the best adaptive VC or, failing one, the escape VCs.
+    uint8_t escape_port = 0;
+    int16_t escape_begin = 0, escape_end = 0;
+    uint8_t productive = 0;
     uint64_t ready = 0;  // the cycle its next stage may run
   };
   struct OutputVc {
@@ -110,12 +116,12 @@ class PacketNetwork {
   };
   struct Packet {
     int message;
-    int dst;
     int flits;
-    int8_t half;
+    PacketRoute route;
   };
   struct Message {
     int src, dst, pacer;
+    int network;          // its virtual network (0 requests, 1 replies)
     double bytes_left;    // payload not yet packed
     int64_t to_make;      // packets not yet made
     int64_t undelivered;  // packets made or to make whose last flit has not arrived
@@ -151,6 +157,8 @@ class PacketNetwork {
   void inject(int node);
   void route_stage(int node);
   void vc_stage(int node);
+  // Adaptive routing: points `in` at this cycle's request, the best adaptive VC or its escape VCs.
+  void choose_adaptive(int node, InputVc& in, int flits) const;
   void switch_stage(int node);
   void send(int node, int in_local, int out_port);  // moves the head flit of input VC in_local across the switch
   void activate(int node);

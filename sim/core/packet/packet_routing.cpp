@@ -21,13 +21,90 @@ int PacketRouting::coord(int node, int dim) const {
   return node / (config_.dims[0] * config_.dims[1]);
 }
 
-PacketHop PacketRouting::next(int node, int in_port, int dst, int8_t& half, std::mt19937_64& coin) const {
+void PacketRouting::set_vcs(PacketHop& hop, const PacketRoute& p, int half) const {
+  const int per_network = config_.escape_vcs() / config_.virtual_networks;
+  if (config_.dateline == Dateline::None) {  // no deadlock avoidance: any VC of its network
+    hop.vc_begin = p.network * per_network;
+    hop.vc_end = hop.vc_begin + per_network;
+    return;
+  }
+  const int per_half = per_network / 2;
+  hop.vc_begin = p.network * per_network + half * per_half;
+  hop.vc_end = hop.vc_begin + per_half;
+}
+
+void PacketRouting::start(int src, PacketRoute& p, std::mt19937_64& coin) const {
+  if (config_.dateline != Dateline::Cray && config_.dateline != Dateline::None) return;  // BookSim's: at each turn
+  // The direction of each ring, fixed for the whole route (the T3E's three header bits): direction
+  // order and the dateline both rest on a packet never turning back along a ring.
+  p.minus = 0;
+  for (int dim = 0; dim < 3; ++dim) {
+    const int k = config_.dims[dim];
+    const int plus = ((coord(p.dst, dim) - coord(src, dim)) % k + k) % k;
+    const int minus = (k - plus) % k;
+    bool go_minus = false;
+    if (plus != 0 && plus != minus)
+      go_minus = minus < plus;
+    else if (plus != 0)
+      go_minus = config_.tie_rule == TieRule::Minus || (config_.tie_rule == TieRule::Balanced && (coin() & 1));
+    if (go_minus) p.minus |= static_cast<uint8_t>(1 << dim);
+  }
+  p.halves = static_cast<uint8_t>(coin() & 7);
+}
+
+PacketHop PacketRouting::next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const {
+  if (config_.dateline != Dateline::Cray && config_.dateline != Dateline::None)
+    return booksim_next(node, in_port, p, coin);
+  return cray_next(node, p);
+}
+
+PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
   PacketHop hop;
-  const int vcs = config_.vcs;
+  int remaining[3];
+  for (int dim = 0; dim < 3; ++dim) {
+    const int k = config_.dims[dim];
+    const int cur = coord(node, dim), to = coord(p.dst, dim);
+    const bool minus = p.minus & (1 << dim);
+    remaining[dim] = minus ? ((cur - to) % k + k) % k : ((to - cur) % k + k) % k;
+    if (remaining[dim] > 0) hop.productive |= static_cast<uint8_t>(1 << (2 * dim + (minus ? 1 : 0)));
+  }
+  int dim = -1;  // the escape route's next ring
+  for (int pass = 0; pass < (config_.order == HopOrder::Direction ? 2 : 1) && dim < 0; ++pass)
+    for (int i = 0; i < 3 && dim < 0; ++i) {
+      const int d = config_.dimension_order[i];
+      const bool minus = p.minus & (1 << d);
+      if (remaining[d] > 0 && (config_.order == HopOrder::Dimension || minus == (pass == 1))) dim = d;
+    }
+  if (dim < 0) {  // arrived: any virtual channel of the ejection channel
+    hop.out_port = kTerminalPort;
+    hop.vc_begin = 0;
+    hop.vc_end = config_.vcs;
+    hop.productive = 0;
+    return hop;
+  }
+  const int k = config_.dims[dim];
+  const int cur = coord(node, dim), to = coord(p.dst, dim);
+  const bool minus = p.minus & (1 << dim);
+  // The wrap hop and every hop after it: upper half; before a crossing: lower; a path that never
+  // crosses: the packet's own draw for this ring. (A packet that crossed and went back to the lower
+  // half would close a cycle: lower half up to the wrap, upper across it, lower again.) It moves one
+  // way along the ring, so it has crossed iff it now lies behind its start.
+  const int from = coord(p.src, dim);
+  const bool wrap_hop = minus ? cur == 0 : cur == k - 1;
+  const bool crossed = minus ? cur > from : cur < from;
+  const bool crosses_ahead = minus ? cur < to : cur > to;
+  const int half = wrap_hop || crossed ? 1 : crosses_ahead ? 0 : (p.halves >> dim) & 1;
+  hop.out_port = 2 * dim + (minus ? 1 : 0);
+  set_vcs(hop, p, half);
+  return hop;
+}
+
+PacketHop PacketRouting::booksim_next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const {
+  PacketHop hop;
   for (int i = 0; i < 3; ++i) {
     const int dim = config_.dimension_order[i];
     const int cur = coord(node, dim);
-    const int to = coord(dst, dim);
+    const int to = coord(p.dst, dim);
     if (cur == to) continue;
     const int k = config_.dims[dim];
     int dir;  // 0: +, 1: -
@@ -45,21 +122,20 @@ PacketHop PacketRouting::next(int node, int in_port, int dst, int8_t& half, std:
       // The half of the virtual channels on this ring: the wrap k-1 -> 0 is the dateline.
       const bool wraps = dir == 0 ? cur > to : cur < to;
       if (config_.dateline == Dateline::Fixed) {
-        half = wraps ? 1 : 0;
+        p.half = wraps ? 1 : 0;
       } else {
         const int mid = (k - 1) / 2;  // a second dateline between mid and mid + 1
         const bool crosses_mid = dir == 0 ? cur <= mid && to > mid : cur > mid && to <= mid;
-        half = wraps ? 1 : crosses_mid ? 0 : static_cast<int8_t>(coin() & 1);
+        p.half = wraps ? 1 : crosses_mid ? 0 : static_cast<int8_t>(coin() & 1);
       }
     }
     hop.out_port = 2 * dim + dir;
-    hop.vc_begin = half == 0 ? 0 : vcs / 2;
-    hop.vc_end = half == 0 ? vcs / 2 : vcs;
+    set_vcs(hop, p, p.half);
     return hop;
   }
   hop.out_port = kTerminalPort;  // arrived: any virtual channel of the ejection channel
   hop.vc_begin = 0;
-  hop.vc_end = vcs;
+  hop.vc_end = config_.vcs;
   return hop;
 }
 

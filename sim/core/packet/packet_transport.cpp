@@ -28,7 +28,11 @@ void PacketTransport::flow(int src, int dst, double bytes, FlowKind kind, Callba
   // A put's rate is its issuer's (the source); get data's is the initiator's (the destination).
   const int paced_pe = kind == FlowKind::Put ? src : dst;
   const JobPlacement& placement = cost_.placement();
-  const int id = network_.add_message(placement.node_of(src), placement.node_of(dst), bytes, pacer(paced_pe, kind));
+  // Replies (get data, acknowledgements) on their own virtual network when the machine has one.
+  const bool reply = kind == FlowKind::GetData || kind == FlowKind::MessageData || kind == FlowKind::Ack;
+  const int network = network_.config().virtual_networks == 2 && reply ? 1 : 0;
+  const int id =
+      network_.add_message(placement.node_of(src), placement.node_of(dst), bytes, pacer(paced_pe, kind), network);
   if (slot_of_message_.size() <= static_cast<size_t>(id)) slot_of_message_.resize(static_cast<size_t>(id) + 1, -1);
   slot_of_message_[static_cast<size_t>(id)] = callbacks_.put(std::move(then));
 }

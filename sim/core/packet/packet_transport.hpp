@@ -42,6 +42,8 @@ class PacketTransport : public Transport {
   void flow(int src, int dst, double bytes, FlowKind kind, Callback then) override;
   void disk_io(int disk, double bytes, bool write, Callback then) override;
   bool times_latency() const override { return true; }
+  // With a reply network (network.virtual_networks 2) a put's acknowledgement is a reply packet.
+  bool acknowledges_with_packets() const override { return network_.config().virtual_networks == 2; }
 
   // Runs every event and cycle until none is left.
   void run();

@@ -377,10 +377,14 @@ void PeInterpreter::start_put(int pe, int dst, double bytes, int iteration, Name
             signal(dst, flag);
         }
         landed(pe, dst, seq);
-        transport_.after(cost_.latency(dst, pe), [this, pe, background, acked = std::move(acked)] {
+        Callback on_ack = [this, pe, background, acked = std::move(acked)] {
           if (background) put_acknowledged(pe);
           if (acked) acked();
-        });
+        };
+        if (transport_.acknowledges_with_packets())
+          transport_.flow(dst, pe, 0, FlowKind::Ack, std::move(on_ack));
+        else
+          transport_.after(cost_.latency(dst, pe), std::move(on_ack));
       },
       note);
 }

@@ -15,6 +15,7 @@ double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
       return profile.mpi_bandwidth > 0 ? std::min(profile.get_bandwidth, profile.mpi_bandwidth) : profile.get_bandwidth;
     case FlowKind::GetRequest:
     case FlowKind::IoData:
+    case FlowKind::Ack:
       break;
   }
   return INFINITY;

@@ -14,7 +14,9 @@ namespace t3sim::core {
 // What a flow carries, which picks the PE rates it draws on (flow_cap). MessageData is the data of a
 // message layer's rendezvous (get data pulled by the MPI library). IoData is a file call's data between
 // a PE and an I/O node (io_layer.hpp): the node's interface moves it by DMA, no PE rate bounds it.
-enum class FlowKind { Put, GetRequest, GetData, MessageData, IoData };
+// Ack is a put's acknowledgement, a flow only on a transport that sends it as a packet
+// (acknowledges_with_packets); the others wait the path latency instead.
+enum class FlowKind { Put, GetRequest, GetData, MessageData, IoData, Ack };
 
 // The PE rate a flow of `kind` draws on under a profile (bytes/s; infinity for none): a PE issues
 // remote stores (puts) at most at put_bandwidth and sinks returning get data at most at
@@ -41,6 +43,9 @@ class Transport {
   // True when a flow's own time includes its path latency (the packet transport: packets cross routers
   // and wires), so the interpreter starts it at once instead of waiting CostModel::latency first.
   virtual bool times_latency() const { return false; }
+  // True when a put's acknowledgement is a flow of its own (FlowKind::Ack, 0 bytes: a header-only reply
+  // packet), else the interpreter waits CostModel::latency back to the issuer.
+  virtual bool acknowledges_with_packets() const { return false; }
 };
 
 }  // namespace t3sim::core
