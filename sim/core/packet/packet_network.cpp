@@ -13,6 +13,21 @@ namespace {
 constexpr int kMaxRouterVcs = kRouterPorts * 64;                        // network.virtual_channels is at most 64
 constexpr int kUnlimitedCredits = std::numeric_limits<int>::max() / 2;  // the ejection channel's: a node always sinks
 
+uint64_t bit(int i) { return uint64_t{1} << i; }
+
+// The lowest set bit of `mask` at or after `start`, wrapping round to the lowest set bit (mask != 0):
+// a round-robin pick over a bitmask.
+int first_from(uint64_t mask, int start) {
+  const uint64_t after = mask >> start;
+  return after != 0 ? start + __builtin_ctzll(after) : __builtin_ctzll(mask);
+}
+
+// Bits vc_begin up to vc_end (exclusive; at most 64).
+uint64_t bits_between(int begin, int end) {
+  const uint64_t below_end = end >= 64 ? ~uint64_t{0} : bit(end) - 1;
+  return below_end & ~(bit(begin) - 1);
+}
+
 }  // namespace
 
 PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
@@ -31,6 +46,11 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   buffered_.assign(static_cast<size_t>(n), 0);
   unrouted_.assign(static_cast<size_t>(n), 0);
   unallocated_.assign(static_cast<size_t>(n), 0);
+  idle_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
+  routed_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
+  asking_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
+  vc_blocked_.assign(static_cast<size_t>(n), 0);
+  free_mask_.assign(static_cast<size_t>(n * kRouterPorts), v == 64 ? ~uint64_t{0} : bit(v) - 1);
   router_listed_.assign(static_cast<size_t>(n), 0);
   sources_.resize(static_cast<size_t>(n));
   for (Source& s : sources_) {
@@ -41,14 +61,15 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   const int longest =
       std::max(config.pipeline_cycles + config.wire_cycles, config.pipeline_cycles + config.terminal_cycles) +
       std::max(config.wire_cycles, config.terminal_cycles) + 2;
-  wheel_.resize(static_cast<size_t>(longest + 1));
+  size_t slots = 1;
+  while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
+  wheel_.resize(slots);
+  wheel_mask_ = slots - 1;
   sa_grant_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   sa_accept_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   sa_vc_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   va_grant_.assign(inputs_.size(), 0);
   va_accept_.assign(inputs_.size(), 0);
-  scratch_req_.resize(static_cast<size_t>(kRouterPorts * kRouterPorts));
-  scratch_grant_.resize(static_cast<size_t>(vcs_per_router_));
 }
 
 int PacketNetwork::add_pacer(double bytes_per_cycle) {
@@ -69,7 +90,7 @@ int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int ne
   messages_[static_cast<size_t>(id)] = {src, dst, pacer, network, bytes, packets, packets, now_};
   Source& s = sources_[static_cast<size_t>(src)];
   s.used = true;
-  s.messages.push_back(id);
+  enqueue(s, id);
   if (s.dry_since >= 0) {
     mark_dry(src, static_cast<uint64_t>(s.dry_since), now_);
     s.dry_since = -1;
@@ -87,7 +108,8 @@ uint64_t PacketNetwork::next_busy_cycle() const {
   for (int node : active_sources_) {
     const Source& s = sources_[static_cast<size_t>(node)];
     if (s.packet >= 0) return now_;
-    for (int m : s.messages) {  // the earliest a waiting message may inject (stops at the first ready)
+    for (int i = 0, m = s.first; i < s.waiting; ++i, m = messages_[static_cast<size_t>(m)].next) {
+      // The earliest a waiting message may inject (stops at the first ready).
       const int pacer = messages_[static_cast<size_t>(m)].pacer;
       const double ready = pacer < 0 ? 0 : pacers_[static_cast<size_t>(pacer)].next;
       if (ready <= static_cast<double>(now_)) return now_;
@@ -101,9 +123,27 @@ void PacketNetwork::skip_to(uint64_t cycle) {
   if (cycle > now_) now_ = cycle, last_move_ = cycle;
 }
 
-void PacketNetwork::schedule(uint64_t cycle, const Event& e) {
-  wheel_[cycle % wheel_.size()].push_back(e);
+void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port, int vc, Flit flit) {
+  // Filled in place: a temporary copied in whole after byte-wide stores stalls the copy.
+  Event& e = wheel_[cycle & wheel_mask_].emplace_back();
+  e.kind = kind;
+  e.port = static_cast<uint8_t>(port);
+  e.vc = static_cast<uint8_t>(vc);
+  e.node = node;
+  e.flit = flit;
   ++pending_events_;
+}
+
+void PacketNetwork::update_asking(int node, int local) {
+  const int vcs = config_.vcs;
+  const InputVc& in = inputs_[static_cast<size_t>(node * vcs_per_router_ + local)];
+  const int out = node * vcs_per_router_ + in.out_port * vcs + in.out_vc;
+  const bool asking = in.count > 0 && outputs_[static_cast<size_t>(out)].credits > 0;
+  uint64_t& mask = asking_mask_[static_cast<size_t>(node * kRouterPorts + local / vcs)];
+  if (asking)
+    mask |= bit(local % vcs);
+  else
+    mask &= ~bit(local % vcs);
 }
 
 void PacketNetwork::activate(int node) {
@@ -111,6 +151,32 @@ void PacketNetwork::activate(int node) {
     router_listed_[static_cast<size_t>(node)] = 1;
     active_routers_.push_back(node);
   }
+}
+
+void PacketNetwork::enqueue(Source& s, int message) {
+  Message& m = messages_[static_cast<size_t>(message)];
+  if (s.first < 0) {
+    s.first = m.next = m.prev = message;
+  } else {
+    Message& first = messages_[static_cast<size_t>(s.first)];
+    m.next = s.first;
+    m.prev = first.prev;
+    messages_[static_cast<size_t>(first.prev)].next = message;
+    first.prev = message;
+  }
+  ++s.waiting;
+}
+
+void PacketNetwork::dequeue(Source& s, int message) {
+  Message& m = messages_[static_cast<size_t>(message)];
+  if (--s.waiting == 0) {
+    s.first = s.turn = -1;
+    return;
+  }
+  messages_[static_cast<size_t>(m.prev)].next = m.next;
+  messages_[static_cast<size_t>(m.next)].prev = m.prev;
+  if (s.first == message) s.first = m.next;
+  if (s.turn == message) s.turn = m.next;
 }
 
 void PacketNetwork::mark_dry(int node, uint64_t from, uint64_t to) {
@@ -122,7 +188,7 @@ void PacketNetwork::mark_dry(int node, uint64_t from, uint64_t to) {
 
 void PacketNetwork::step() {
   delivered_.clear();
-  std::vector<Event>& due = wheel_[now_ % wheel_.size()];
+  std::vector<Event>& due = wheel_[now_ & wheel_mask_];
   for (size_t i = 0; i < due.size(); ++i) arrive(due[i]);  // arrive() never schedules into this slot
   pending_events_ -= due.size();
   due.clear();
@@ -131,7 +197,7 @@ void PacketNetwork::step() {
     const int node = active_sources_[i];
     inject(node);
     Source& s = sources_[static_cast<size_t>(node)];
-    if (s.packet < 0 && s.messages.empty()) {
+    if (s.packet < 0 && s.waiting == 0) {
       s.listed = false;
       s.dry_since = static_cast<int64_t>(now_);
       active_sources_[i] = active_sources_.back();
@@ -163,28 +229,38 @@ void PacketNetwork::step() {
 void PacketNetwork::arrive(const Event& e) {
   switch (e.kind) {
     case EventKind::Flit: {
-      InputVc& in = inputs_[static_cast<size_t>(e.target)];
-      const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
-      if (in.state == VcState::Idle && in.count == 0) ++unrouted_[static_cast<size_t>(e.target / vcs_per_router_)];
-      buffers_[static_cast<size_t>(e.target) * cap + (in.first + in.count) % cap] = e.flit;
-      ++in.count;
-      const int node = e.target / vcs_per_router_;
+      const int node = e.node;
+      const int target = input_index(node, e.port, e.vc);
+      InputVc& in = inputs_[static_cast<size_t>(target)];
+      const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
+      uint32_t slot = in.first + in.count;
+      if (slot >= cap) slot -= cap;
+      buffers_[static_cast<size_t>(target) * cap + slot] = e.flit;
+      if (++in.count == 1) {  // the VC now has work for a stage
+        if (in.state == VcState::Idle) {
+          ++unrouted_[static_cast<size_t>(node)];
+          idle_mask_[static_cast<size_t>(node * kRouterPorts + e.port)] |= bit(e.vc);
+        } else if (in.state == VcState::Active) {
+          update_asking(node, e.port * config_.vcs + e.vc);
+        }
+      }
       ++buffered_[static_cast<size_t>(node)];
       ++buffered_total_;
       activate(node);
       break;
     }
     case EventKind::Credit: {
-      ++outputs_[static_cast<size_t>(e.target)].credits;
-      const int node = e.target / vcs_per_router_;
+      const int node = e.node;
+      OutputVc& out = outputs_[static_cast<size_t>(input_index(node, e.port, e.vc))];
+      if (++out.credits == 1 && out.owner >= 0) update_asking(node, out.owner);
       if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
       break;
     }
     case EventKind::SourceCredit:
-      ++sources_[static_cast<size_t>(e.target / config_.vcs)].credits[static_cast<size_t>(e.target % config_.vcs)];
+      ++sources_[static_cast<size_t>(e.node)].credits[e.vc];
       break;
     case EventKind::Eject: {
-      const int node = e.target;
+      const int node = e.node;
       ++stats_.flits_ejected;
       const size_t period = static_cast<size_t>(now_ / kSamplePeriod);
       std::vector<uint64_t>& counts = ejected_[static_cast<size_t>(node)];
@@ -211,15 +287,15 @@ void PacketNetwork::inject(int node) {
   if (s.packet < 0) {
     // A new packet: the next message (round-robin) that may inject, on a free VC with room.
     int chosen = -1;
-    for (size_t tried = 0; tried < s.messages.size() && chosen < 0; ++tried) {
-      const size_t at = (s.turn + tried) % s.messages.size();
-      const Message& m = messages_[static_cast<size_t>(s.messages[at])];
+    for (int tried = 0, at = s.turn < 0 ? s.first : s.turn; tried < s.waiting && chosen < 0;
+         ++tried, at = messages_[static_cast<size_t>(at)].next) {
+      const Message& m = messages_[static_cast<size_t>(at)];
       if (m.arrived >= now_) continue;  // a message enters the source queue the cycle after it is given
       if (m.pacer >= 0 && pacers_[static_cast<size_t>(m.pacer)].next > static_cast<double>(now_)) continue;
-      chosen = static_cast<int>(at);
+      chosen = at;
     }
     if (chosen < 0) return;
-    Message& m = messages_[static_cast<size_t>(s.messages[static_cast<size_t>(chosen)])];
+    Message& m = messages_[static_cast<size_t>(chosen)];
     const double payload = std::min(m.bytes_left, static_cast<double>(config_.payload_bytes()));
     const int flits = config_.flits_for(payload);
     int vc = -1;
@@ -238,7 +314,7 @@ void PacketNetwork::inject(int node) {
       id = static_cast<int>(packets_.size());
       packets_.emplace_back();
     }
-    const int message = s.messages[static_cast<size_t>(chosen)];
+    const int message = chosen;
     Packet& made = packets_[static_cast<size_t>(id)];
     made = {message, flits, PacketRoute{}};
     made.route.src = node;
@@ -251,12 +327,9 @@ void PacketNetwork::inject(int node) {
       Pacer& p = pacers_[static_cast<size_t>(m.pacer)];
       p.next = std::max(p.next, static_cast<double>(now_)) + payload / p.bytes_per_cycle;
     }
-    if (--m.to_make == 0) {
-      s.messages.erase(s.messages.begin() + chosen);
-      s.turn = s.messages.empty() ? 0 : static_cast<size_t>(chosen) % s.messages.size();
-    } else {
-      s.turn = static_cast<size_t>(chosen + 1) % s.messages.size();
-    }
+    // Next time, the message after this one (after the newest, the oldest).
+    s.turn = m.next == s.first ? -1 : m.next;
+    if (--m.to_make == 0) dequeue(s, chosen);
     s.packet = id;
     s.sent = 0;
     s.vc = vc;
@@ -267,8 +340,7 @@ void PacketNetwork::inject(int node) {
   --credits;
   const Packet& p = packets_[static_cast<size_t>(s.packet)];
   Flit f{s.packet, s.sent == 0, s.sent + 1 == p.flits};
-  schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles),
-           {EventKind::Flit, input_index(node, kTerminalPort, s.vc), f});
+  schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort, s.vc, f);
   ++stats_.flits_injected;
   last_move_ = now_;
   if (++s.sent == p.flits) {
@@ -280,22 +352,32 @@ void PacketNetwork::inject(int node) {
 void PacketNetwork::route_stage(int node) {
   if (unrouted_[static_cast<size_t>(node)] == 0) return;
   const int base = node * vcs_per_router_;
+  const int vcs = config_.vcs;
   const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
-  for (int i = 0; i < vcs_per_router_; ++i) {
-    InputVc& in = inputs_[static_cast<size_t>(base + i)];
-    if (in.state != VcState::Idle || in.count == 0 || in.ready > now_) continue;
-    const Flit& f = buffers_[static_cast<size_t>(base + i) * cap + in.first];
-    Packet& p = packets_[static_cast<size_t>(f.packet)];
-    const PacketHop hop = routing_.next(node, i / config_.vcs, p.route, coin_);
-    in.state = VcState::Routed;
-    --unrouted_[static_cast<size_t>(node)];
-    ++unallocated_[static_cast<size_t>(node)];
-    acted_ = true;
-    in.out_port = in.escape_port = static_cast<uint8_t>(hop.out_port);
-    in.vc_begin = in.escape_begin = static_cast<int16_t>(hop.vc_begin);
-    in.vc_end = in.escape_end = static_cast<int16_t>(hop.vc_end);
-    in.productive = config_.adaptive ? hop.productive : 0;
-    in.ready = now_ + 1;
+  // In ascending VC order, as the routing's coin flips depend on it.
+  for (int port = 0; port < kRouterPorts; ++port) {
+    uint64_t& mask = idle_mask_[static_cast<size_t>(node * kRouterPorts + port)];
+    for (uint64_t m = mask; m != 0; m &= m - 1) {
+      const int vc = __builtin_ctzll(m);
+      const int i = port * vcs + vc;
+      InputVc& in = inputs_[static_cast<size_t>(base + i)];
+      if (in.ready > now_) continue;
+      const Flit& f = buffers_[static_cast<size_t>(base + i) * cap + in.first];
+      Packet& p = packets_[static_cast<size_t>(f.packet)];
+      const PacketHop hop = routing_.next(node, port, p.route, coin_);
+      in.state = VcState::Routed;
+      vc_blocked_[static_cast<size_t>(node)] = 0;
+      mask &= ~bit(vc);
+      routed_mask_[static_cast<size_t>(node * kRouterPorts + port)] |= bit(vc);
+      --unrouted_[static_cast<size_t>(node)];
+      ++unallocated_[static_cast<size_t>(node)];
+      acted_ = true;
+      in.out_port = in.escape_port = static_cast<uint8_t>(hop.out_port);
+      in.vc_begin = in.escape_begin = static_cast<int16_t>(hop.vc_begin);
+      in.vc_end = in.escape_end = static_cast<int16_t>(hop.vc_end);
+      in.productive = config_.adaptive ? hop.productive : 0;
+      in.ready = now_ + 1;
+    }
   }
 }
 
@@ -322,24 +404,38 @@ void PacketNetwork::choose_adaptive(int node, InputVc& in, int flits) const {
 }
 
 void PacketNetwork::vc_stage(int node) {
-  if (unallocated_[static_cast<size_t>(node)] == 0) return;
+  if (unallocated_[static_cast<size_t>(node)] == 0 || vc_blocked_[static_cast<size_t>(node)]) return;
   const int base = node * vcs_per_router_;
+  const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
   const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
   const int n = vcs_per_router_;
-  // The input VCs asking for an output VC this cycle.
+  // The input VCs asking for an output VC this cycle, in ascending order.
   int requesters[kMaxRouterVcs];
   int count = 0;
-  for (int i = 0; i < n; ++i) {
-    InputVc& in = inputs_[static_cast<size_t>(base + i)];
-    if (in.state != VcState::Routed || in.ready > now_) continue;
-    requesters[count++] = i;
-    if (in.productive)
-      choose_adaptive(
-          node, in,
-          packets_[static_cast<size_t>(buffers_[static_cast<size_t>(base + i) * cap + in.first].packet)].flits);
+  bool later = false;  // a routed VC not yet ready, or one routed adaptively (its choice follows credits)
+  for (int port = 0; port < kRouterPorts; ++port)
+    for (uint64_t m = routed_mask_[static_cast<size_t>(pbase + port)]; m != 0; m &= m - 1) {
+      const int i = port * vcs + __builtin_ctzll(m);
+      InputVc& in = inputs_[static_cast<size_t>(base + i)];
+      if (in.ready > now_) {
+        later = true;
+        continue;
+      }
+      if (in.productive) {
+        later = true;
+        choose_adaptive(
+            node, in,
+            packets_[static_cast<size_t>(buffers_[static_cast<size_t>(base + i) * cap + in.first].packet)].flits);
+      }
+      // One that sees no output VC of its own free can be granted none: leaving it out changes nothing.
+      if ((free_mask_[static_cast<size_t>(pbase + in.out_port)] & bits_between(in.vc_begin, in.vc_end)) != 0)
+        requesters[count++] = i;
+    }
+  if (count == 0) {
+    vc_blocked_[static_cast<size_t>(node)] = !later;
+    return;
   }
-  if (count == 0) return;
   // Grant: each free output VC to the requester nearest after its round-robin pointer.
   int best[kMaxRouterVcs];
   int best_distance[kMaxRouterVcs];
@@ -354,7 +450,8 @@ void PacketNetwork::vc_stage(int node) {
       const int o = in.out_port * vcs + vc;
       const OutputVc& out = outputs_[static_cast<size_t>(base + o)];
       if (out.owner >= 0 || out.credits < need) continue;
-      const int distance = (i - va_grant_[static_cast<size_t>(base + o)] + n) % n;
+      int distance = i - va_grant_[static_cast<size_t>(base + o)];
+      if (distance < 0) distance += n;
       if (best[o] < 0 || distance < best_distance[o]) best[o] = i, best_distance[o] = distance;
     }
   }
@@ -363,15 +460,18 @@ void PacketNetwork::vc_stage(int node) {
     const int i = requesters[r];
     InputVc& in = inputs_[static_cast<size_t>(base + i)];
     const int start = va_accept_[static_cast<size_t>(base + i)];
-    for (int t = 0; t < vcs; ++t) {
-      const int vc = (start + t) % vcs;
+    for (int t = 0, vc = start; t < vcs; ++t, vc = vc + 1 == vcs ? 0 : vc + 1) {
       const int o = in.out_port * vcs + vc;
       if (best[o] != i) continue;
       outputs_[static_cast<size_t>(base + o)].owner = i;
-      va_grant_[static_cast<size_t>(base + o)] = static_cast<uint16_t>((i + 1) % n);
-      va_accept_[static_cast<size_t>(base + i)] = static_cast<uint16_t>((vc + 1) % vcs);
+      free_mask_[static_cast<size_t>(pbase + in.out_port)] &= ~bit(vc);
+      va_grant_[static_cast<size_t>(base + o)] = static_cast<uint16_t>(i + 1 == n ? 0 : i + 1);
+      va_accept_[static_cast<size_t>(base + i)] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
       in.out_vc = static_cast<int16_t>(vc);
       in.state = VcState::Active;
+      update_asking(node, i);
+      const size_t port = static_cast<size_t>(pbase + i / vcs);
+      routed_mask_[port] &= ~bit(i % vcs);
       --unallocated_[static_cast<size_t>(node)];
       acted_ = true;
       in.ready = now_ + 1;
@@ -385,87 +485,93 @@ void PacketNetwork::switch_stage(int node) {
   const int vcs = config_.vcs;
   const int pbase = node * kRouterPorts;
   // Request: per input port, the first ready VC (round-robin from its pointer) for each output port.
-  std::fill(scratch_req_.begin(), scratch_req_.end(), -1);
-  bool any = false;
+  // requests[o]: the input ports asking for output port o; request_vc[port][o]: the VC port asks with.
+  uint8_t requests[kRouterPorts] = {};
+  uint8_t request_vc[kRouterPorts][kRouterPorts];
+  unsigned requested = 0;  // the output ports asked for
   for (int port = 0; port < kRouterPorts; ++port) {
+    const uint64_t mask = asking_mask_[static_cast<size_t>(pbase + port)];
+    if (mask == 0) continue;
     const int start = sa_vc_[static_cast<size_t>(pbase + port)];
-    for (int t = 0, vc = start; t < vcs; ++t, vc = vc + 1 == vcs ? 0 : vc + 1) {
-      const int i = port * vcs + vc;
-      const InputVc& in = inputs_[static_cast<size_t>(base + i)];
-      if (in.state != VcState::Active || in.ready > now_ || in.count == 0) continue;
-      if (outputs_[static_cast<size_t>(base + in.out_port * vcs + in.out_vc)].credits <= 0) continue;
-      int& req = scratch_req_[static_cast<size_t>(port * kRouterPorts + in.out_port)];
-      if (req < 0) req = vc, any = true;
-    }
-  }
-  if (!any) return;
-  // Grant: each output port to one requesting input port; accept: each input port one grant.
-  int granted[kRouterPorts];
-  for (int o = 0; o < kRouterPorts; ++o) {
-    granted[o] = -1;
-    const int start = sa_grant_[static_cast<size_t>(pbase + o)];
-    for (int t = 0; t < kRouterPorts; ++t) {
-      const int port = (start + t) % kRouterPorts;
-      if (scratch_req_[static_cast<size_t>(port * kRouterPorts + o)] >= 0) {
-        granted[o] = port;
-        break;
+    // The VCs from the pointer on, then those before it.
+    const uint64_t rounds[2] = {mask & ~(bit(start) - 1), mask & (bit(start) - 1)};
+    for (uint64_t m : rounds)
+      for (; m != 0; m &= m - 1) {
+        const int vc = __builtin_ctzll(m);
+        const InputVc& in = inputs_[static_cast<size_t>(base + port * vcs + vc)];
+        if (in.ready > now_) continue;
+        if (requests[in.out_port] & bit(port)) continue;
+        requests[in.out_port] |= static_cast<uint8_t>(bit(port));
+        request_vc[port][in.out_port] = static_cast<uint8_t>(vc);
+        requested |= static_cast<unsigned>(bit(in.out_port));
       }
-    }
   }
-  for (int port = 0; port < kRouterPorts; ++port) {
-    const int start = sa_accept_[static_cast<size_t>(pbase + port)];
-    for (int t = 0; t < kRouterPorts; ++t) {
-      const int o = (start + t) % kRouterPorts;
-      if (granted[o] != port) continue;
-      const int vc = scratch_req_[static_cast<size_t>(port * kRouterPorts + o)];
-      sa_grant_[static_cast<size_t>(pbase + o)] = static_cast<uint8_t>((port + 1) % kRouterPorts);
-      sa_accept_[static_cast<size_t>(pbase + port)] = static_cast<uint8_t>((o + 1) % kRouterPorts);
-      sa_vc_[static_cast<size_t>(pbase + port)] = static_cast<uint8_t>((vc + 1) % vcs);
-      send(node, port * vcs + vc, o);
-      break;
-    }
+  // Grant: each output port to one requesting input port; accept: each input port one grant, in
+  // ascending port order (the order flits are sent in).
+  uint8_t grants[kRouterPorts] = {};  // per input port, the output ports granted it
+  unsigned granted = 0;               // the input ports granted something
+  for (unsigned m = requested; m != 0; m &= m - 1) {
+    const int o = __builtin_ctz(m);
+    const int port = first_from(requests[o], sa_grant_[static_cast<size_t>(pbase + o)]);
+    grants[port] |= static_cast<uint8_t>(bit(o));
+    granted |= static_cast<unsigned>(bit(port));
+  }
+  for (unsigned m = granted; m != 0; m &= m - 1) {
+    const int port = __builtin_ctz(m);
+    const int o = first_from(grants[port], sa_accept_[static_cast<size_t>(pbase + port)]);
+    const int vc = request_vc[port][o];
+    sa_grant_[static_cast<size_t>(pbase + o)] = static_cast<uint8_t>(port + 1 == kRouterPorts ? 0 : port + 1);
+    sa_accept_[static_cast<size_t>(pbase + port)] = static_cast<uint8_t>(o + 1 == kRouterPorts ? 0 : o + 1);
+    sa_vc_[static_cast<size_t>(pbase + port)] = static_cast<uint8_t>(vc + 1 == vcs ? 0 : vc + 1);
+    send(node, port, vc, o);
   }
 }
 
-void PacketNetwork::send(int node, int in_local, int out_port) {
+void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
-  const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
+  const int in_local = in_port * vcs + in_vc;
+  const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
   InputVc& in = inputs_[static_cast<size_t>(base + in_local)];
   Flit f = buffers_[static_cast<size_t>(base + in_local) * cap + in.first];
-  in.first = static_cast<uint32_t>((in.first + 1) % cap);
+  in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
   --buffered_[static_cast<size_t>(node)];
   --buffered_total_;
   acted_ = true;
   last_move_ = now_;
-  const int in_port = in_local / vcs;
-  const int in_vc = in_local % vcs;
   // The freed slot's credit goes back upstream over the wire the flit came by.
   if (in_port == kTerminalPort)
-    schedule(now_ + 1 + static_cast<uint64_t>(config_.terminal_cycles),
-             {EventKind::SourceCredit, node * vcs + in_vc, {}});
+    schedule(now_ + 1 + static_cast<uint64_t>(config_.terminal_cycles), EventKind::SourceCredit, node, 0, in_vc);
   else
-    schedule(now_ + 1 + static_cast<uint64_t>(config_.wire_cycles),
-             {EventKind::Credit, input_index(routing_.neighbor(node, in_port ^ 1), in_port, in_vc), {}});
+    schedule(now_ + 1 + static_cast<uint64_t>(config_.wire_cycles), EventKind::Credit,
+             routing_.neighbor(node, in_port ^ 1), in_port, in_vc);
   const int out_vc = in.out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)];
   --out.credits;
   if (f.tail) {  // the VC takes its next packet from the next cycle on (route, VC, switch: 3 cycles a packet)
     out.owner = -1;
+    free_mask_[static_cast<size_t>(node * kRouterPorts + out_port)] |= bit(out_vc);
+    vc_blocked_[static_cast<size_t>(node)] = 0;
     in.state = VcState::Idle;
     in.out_vc = -1;
     in.ready = now_ + 1;
-    if (in.count > 0) ++unrouted_[static_cast<size_t>(node)];  // the next packet's head
+    asking_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] &= ~bit(in_vc);
+    if (in.count > 0) {  // the next packet's head
+      ++unrouted_[static_cast<size_t>(node)];
+      idle_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] |= bit(in_vc);
+    }
+  } else if (in.count == 0 || out.credits == 0) {
+    asking_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] &= ~bit(in_vc);
   }
   const uint64_t traverse = static_cast<uint64_t>(config_.pipeline_cycles - 2);
   if (out_port == kTerminalPort) {
-    schedule(now_ + traverse + static_cast<uint64_t>(config_.terminal_cycles), {EventKind::Eject, node, f});
+    schedule(now_ + traverse + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Eject, node, 0, 0, f);
     return;
   }
   ++stats_.flit_hops;
   const uint64_t at = now_ + traverse + static_cast<uint64_t>(config_.wire_cycles);
-  schedule(at, {EventKind::Flit, input_index(routing_.neighbor(node, out_port), out_port, out_vc), f});
+  schedule(at, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_vc, f);
 }
 
 uint64_t PacketNetwork::ejected(int node, size_t period) const {

@@ -121,19 +121,23 @@ class PacketNetwork {
   };
   struct Message {
     int src, dst, pacer;
-    int network;          // its virtual network (0 requests, 1 replies)
-    double bytes_left;    // payload not yet packed
-    int64_t to_make;      // packets not yet made
-    int64_t undelivered;  // packets made or to make whose last flit has not arrived
-    uint64_t arrived;     // the cycle it was added
+    int network;               // its virtual network (0 requests, 1 replies)
+    double bytes_left;         // payload not yet packed
+    int64_t to_make;           // packets not yet made
+    int64_t undelivered;       // packets made or to make whose last flit has not arrived
+    uint64_t arrived;          // the cycle it was added
+    int next = -1, prev = -1;  // its neighbours in its source's ring of waiting messages
   };
   struct Pacer {
     double bytes_per_cycle;
     double next = 0;  // the first cycle it may inject again
   };
-  struct Source {               // a node's injection side
-    std::vector<int> messages;  // with packets to make, round-robin
-    size_t turn = 0;
+  struct Source {  // a node's injection side
+    // The messages with packets to make, round-robin, in the order given: a ring linked through
+    // Message::next and prev (thousands may wait, and one leaves from anywhere in it).
+    int first = -1;  // the oldest (-1: none)
+    int waiting = 0;
+    int turn = -1;    // the message to try first (-1: the oldest)
     int packet = -1;  // the packet being injected
     int sent = 0;     // its flits sent
     int vc = -1;
@@ -145,14 +149,19 @@ class PacketNetwork {
     int64_t dry_since = 0;     // the cycle it last had nothing to inject (-1: it has)
   };
   enum class EventKind : uint8_t { Flit, Credit, SourceCredit, Eject };
+  // Where an event lands: Flit, an input VC; Credit, an output VC; SourceCredit, a node's injection VC
+  // (port unused); Eject, a node (port and vc unused). Kept apart, not as one index, so arriving
+  // costs no division.
   struct Event {
     EventKind kind;
-    int target;  // Flit: global input VC; Credit: global output VC; SourceCredit: node * vcs + vc; Eject: node
+    uint8_t port;
+    uint8_t vc;
+    int node;
     Flit flit;
   };
 
   int input_index(int node, int port, int vc) const { return (node * kRouterPorts + port) * config_.vcs + vc; }
-  void schedule(uint64_t cycle, const Event& e);
+  void schedule(uint64_t cycle, EventKind kind, int node, int port, int vc, Flit flit = {});
   void arrive(const Event& e);
   void inject(int node);
   void route_stage(int node);
@@ -160,9 +169,14 @@ class PacketNetwork {
   // Adaptive routing: points `in` at this cycle's request, the best adaptive VC or its escape VCs.
   void choose_adaptive(int node, InputVc& in, int flits) const;
   void switch_stage(int node);
-  void send(int node, int in_local, int out_port);  // moves the head flit of input VC in_local across the switch
+  // Moves the head flit of input VC (in_port, in_vc) across the switch to out_port.
+  void send(int node, int in_port, int in_vc, int out_port);
   void activate(int node);
+  // Sets or clears the switch request of active input VC `local` from its flits and credits.
+  void update_asking(int node, int local);
   void mark_dry(int node, uint64_t from, uint64_t to);
+  void enqueue(Source& s, int message);  // after the newest
+  void dequeue(Source& s, int message);
   [[noreturn]] void deadlock() const;
   std::string vc_name(int global_input_vc) const;
 
@@ -179,7 +193,17 @@ class PacketNetwork {
   int64_t buffered_total_ = 0;
   std::vector<int> unrouted_;     // per router: idle input VCs holding a head to route
   std::vector<int> unallocated_;  // per router: routed input VCs waiting for an output VC
-  bool acted_ = false;            // the router being stepped moved a flit, granted a VC or routed a head
+  // Per router and input port, bit vc: the VCs each stage looks at, so a stage visits only those
+  // (a congested router holds mostly VCs that wait): idle with a flit (to route), routed (waiting
+  // for an output VC), active with a flit and a credit for it (asking for the switch).
+  std::vector<uint64_t> idle_mask_, routed_mask_, asking_mask_;
+  // Per router and output port, bit vc: output VCs no packet holds (a routed VC that sees none of its
+  // own free cannot be granted one, so VC allocation passes it over).
+  std::vector<uint64_t> free_mask_;
+  // Per router: VC allocation found every routed VC's output VCs held, and since then no VC has been
+  // routed and none freed, so it would find the same (congestion holds many routers so for long).
+  std::vector<char> vc_blocked_;
+  bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   std::vector<char> router_listed_;
   std::vector<int> active_routers_;
   std::vector<Source> sources_;
@@ -189,7 +213,8 @@ class PacketNetwork {
   std::vector<Message> messages_;
   std::vector<int> free_messages_;
   std::vector<Pacer> pacers_;
-  std::vector<std::vector<Event>> wheel_;
+  std::vector<std::vector<Event>> wheel_;  // a power of two of slots, so a cycle's slot is a mask
+  uint64_t wheel_mask_ = 0;
   uint64_t pending_events_ = 0;
   std::vector<int> delivered_;
   std::vector<std::vector<uint64_t>> ejected_;  // per node, per period
@@ -198,8 +223,6 @@ class PacketNetwork {
   std::vector<uint8_t> sa_grant_, sa_accept_, sa_vc_;  // per output port, input port, input port
   std::vector<uint16_t> va_grant_;                     // per output VC: the next input VC to favour
   std::vector<uint16_t> va_accept_;                    // per input VC: the next output VC to favour
-  // Scratch for the allocators.
-  std::vector<int> scratch_req_, scratch_grant_;
   Stats stats_;
 };
 

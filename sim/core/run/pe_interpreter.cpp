@@ -362,21 +362,19 @@ void PeInterpreter::start_put(int pe, int dst, double bytes, int iteration, Name
                               FlowNote note, Callback acked) {
   Pe& s = pes_[static_cast<size_t>(pe)];
   if (background) ++s.in_flight;
-  Pe::TargetPuts& t = s.to[dst];
-  const uint64_t seq = t.issued++;
-  t.pending.insert(seq);
+  Pe::TargetPuts* t = &s.to[dst];  // stays put until this put has landed (the entry outlives its puts)
+  const uint64_t seq = t->issued++;
   transfer(
       pe, dst, bytes, FlowKind::Put, iteration,
-      [this, pe, dst, seq, flag, ordered, background, acked = std::move(acked)]() mutable {
-        Pe::TargetPuts& tp = pes_[static_cast<size_t>(pe)].to[dst];
+      [this, pe, dst, t, seq, flag, ordered, background, acked = std::move(acked)]() mutable {
         if (flag != kNoName) {
           // Fenced: the flag rises once every earlier put to dst has landed (this one is the last).
-          if (ordered && !tp.pending.empty() && *tp.pending.begin() < seq)
-            tp.held.emplace_back(seq, flag);
+          if (ordered && t->first_pending() < seq)
+            t->held.emplace_back(seq, flag);
           else
             signal(dst, flag);
         }
-        landed(pe, dst, seq);
+        landed(pe, dst, *t, seq);
         Callback on_ack = [this, pe, background, acked = std::move(acked)] {
           if (background) put_acknowledged(pe);
           if (acked) acked();
@@ -389,15 +387,24 @@ void PeInterpreter::start_put(int pe, int dst, double bytes, int iteration, Name
       note);
 }
 
-void PeInterpreter::landed(int pe, int dst, uint64_t seq) {
-  auto& to = pes_[static_cast<size_t>(pe)].to;
-  auto it = to.find(dst);
-  Pe::TargetPuts& t = it->second;
-  t.pending.erase(seq);
+void PeInterpreter::Pe::TargetPuts::land(uint64_t seq) {
+  if (seq != landed_below) {
+    landed_early.insert(seq);
+    return;
+  }
+  ++landed_below;
+  while (!landed_early.empty() && *landed_early.begin() == landed_below) {
+    landed_early.erase(landed_early.begin());
+    ++landed_below;
+  }
+}
+
+void PeInterpreter::landed(int pe, int dst, Pe::TargetPuts& t, uint64_t seq) {
+  t.land(seq);
   // Release every held flag whose earlier puts have all landed, in the order they were held.
   size_t kept = 0;
   for (size_t i = 0; i < t.held.size(); ++i) {
-    if (t.pending.empty() || *t.pending.begin() > t.held[i].first)
+    if (t.quiet() || t.first_pending() > t.held[i].first)
       signal(dst, t.held[i].second);
     else
       t.held[kept++] = t.held[i];
@@ -405,7 +412,7 @@ void PeInterpreter::landed(int pe, int dst, uint64_t seq) {
   t.held.resize(kept);
   // Nothing of this target left to order: forget it (numbering may start again, as no put of it is
   // in flight), so a PE that has talked to every other keeps no per-target state.
-  if (t.pending.empty() && t.held.empty()) to.erase(it);
+  if (t.quiet() && t.held.empty()) pes_[static_cast<size_t>(pe)].to.erase(dst);
 }
 
 void PeInterpreter::put_acknowledged(int pe) {

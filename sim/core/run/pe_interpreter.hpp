@@ -100,12 +100,20 @@ class PeInterpreter {
     std::map<NameId, int> signalled;  // flag id -> signals not yet consumed
     // This PE's puts to each target, for fences: sequence numbers issued, those not landed yet, and
     // flags that landed before the puts they were fenced behind ((puts before them, flag), in order).
+    // Puts mostly land in the order issued, so those not landed are kept as the first of them plus
+    // the few later ones that landed early (a set of every put in flight cost a node per put).
     struct TargetPuts {
       uint64_t issued = 0;
-      std::set<uint64_t> pending;
+      uint64_t landed_below = 0;        // every put numbered below this has landed
+      std::set<uint64_t> landed_early;  // puts above landed_below that have landed
       std::vector<std::pair<uint64_t, NameId>> held;
+      bool quiet() const { return landed_below == issued; }    // none in flight
+      uint64_t first_pending() const { return landed_below; }  // only when !quiet()
+      void land(uint64_t seq);
     };
-    std::map<int, TargetPuts> to;
+    // By target. Hashed, and each put keeps a pointer to its entry (stable while the put is in
+    // flight), since a PE may talk to thousands of targets and puts are the hot path of a run.
+    std::unordered_map<int, TargetPuts> to;
   };
   struct Job {
     int first_pe = 0;
@@ -133,7 +141,7 @@ class PeInterpreter {
   // `acked` runs (if set).
   void start_put(int pe, int dst, double bytes, int iteration, NameId flag, bool ordered, bool background,
                  FlowNote note, Callback acked);
-  void landed(int pe, int dst, uint64_t seq);
+  void landed(int pe, int dst, Pe::TargetPuts& t, uint64_t seq);
   void put_acknowledged(int pe);
   // `then` at once when no put of the PE is in flight, else when the last is acknowledged.
   void when_quiet(int pe, Callback then);
