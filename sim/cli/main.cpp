@@ -87,9 +87,9 @@ int main(int argc, char** argv) {
     cmd->add_option("--placement", run.placement, "contiguous | block | random:SEED | list:P0,P1,...")
         ->capture_default_str();
     cmd->add_option("--size", text.size, "one message size (e.g. 64KiB) instead of the workload's sizes");
-    cmd->add_option(
-           "--driver", run.driver,
-           "how SimGrid is driven: " + t3sim::core::enum_names_text<t3sim::engine::Driver>(" | ") + " (same model)")
+    cmd->add_option("--driver", run.driver,
+                    "the transport: " + t3sim::core::enum_names_text<t3sim::engine::Driver>(" | ") +
+                        " (fast and reference: the flow model; packet: packets through routers)")
         ->check(CLI::IsMember(t3sim::core::enum_names<t3sim::engine::Driver>()))
         ->capture_default_str();
     cmd->add_option("--background", run.background, "a background job (workload file) on the PEs left free");

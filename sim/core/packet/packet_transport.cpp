@@ -62,10 +62,11 @@ void PacketTransport::run() {
     network_.skip_to(busy);
     time_ = static_cast<double>(busy) * cycle;
     network_.step();
-    for (int message : network_.delivered()) {
-      const int slot = slot_of_message_[static_cast<size_t>(message)];
-      callbacks_.take(slot)();
-    }
+    // The slots first: a callback may start a flow, and the new message may reuse the id of one
+    // delivered in this same cycle whose callback has not run yet.
+    due_.clear();
+    for (int message : network_.delivered()) due_.push_back(slot_of_message_[static_cast<size_t>(message)]);
+    for (int slot : due_) callbacks_.take(slot)();
   }
   network_.finish();
 }

@@ -58,6 +58,7 @@ class PacketTransport : public Transport {
   EventCalendar calendar_;
   CallbackSlots callbacks_;
   std::vector<int> slot_of_message_;
+  std::vector<int> due_;  // run(): the callbacks of the messages delivered in one cycle
   std::vector<int> put_pacers_, get_pacers_, mpi_pacers_;  // by PE; -1 until made
   double time_ = 0;
 };

@@ -25,6 +25,7 @@ std::set<std::string> touched(const RunSettings& s) {
   for (const auto& [k, v] : s.params) out.insert("parameter " + k);
   if (!s.background.empty()) out.insert("background");
   for (const auto& [k, v] : s.background_sets) out.insert("background variable " + k);
+  if (!s.driver.empty()) out.insert("driver");
   return out;
 }
 
@@ -53,12 +54,14 @@ RunSettings RunSettings::overlaid(const RunSettings& over) const {
     out.background_pes = over.background_pes;
   }
   for (const auto& [k, v] : over.background_sets) out.background_sets[k] = v;
+  if (!over.driver.empty()) out.driver = over.driver;
   return out;
 }
 
 void RunSettings::apply_to(protocol::RunRequest& r) const {
   for (const auto& [k, v] : sets) r.variables[k] = v;
   for (const auto& [k, v] : params) r.params.emplace_back(k, v);
+  if (!driver.empty()) r.driver = driver;
   if (!background.empty()) {
     r.background = background;
     r.background_pes = background_pes;
@@ -84,6 +87,12 @@ RunSettings read_run_settings(const YAML::Node& node, const std::string& file, c
       quantity_value(kv.second, file, at + "." + key, *q);  // its units, checked here and not in a child
       s.params[key] = scalar_text(kv.second, file, at + "." + key);
     }
+  }
+  if (m.has("driver")) {  // the transport: a study's axis over drivers sets packets beside flows
+    s.driver = m.string_at("driver");
+    if (s.driver != "fast" && s.driver != "reference" && s.driver != "packet")
+      throw InputError(pos_of(file, m.node()["driver"]), m.child_path("driver"), "must be fast, reference or packet",
+                       "'" + s.driver + "'");
   }
   if (auto n = m.optional("background")) s.background = existing_file_value(*n, file, m.child_path("background"));
   if (m.has("background_pes")) {

@@ -28,6 +28,7 @@ struct RunSettings {
   std::string background;                              // a background job's workload file (--background); "" none
   int background_pes = 0;                              // --background-pes; 0: its file's
   std::map<std::string, std::string> background_sets;  // --background-set
+  std::string driver;                                  // --driver (fast | reference | packet); "": fast
 
   // `over` layered on top of this one (its values win).
   RunSettings overlaid(const RunSettings& over) const;

@@ -114,6 +114,8 @@ std::string SweepPoint::id() const {
                    std::filesystem::path(workload).filename().string() + "|" + std::to_string(pes) + "|" + placement +
                    "|" + std::to_string(static_cast<long long>(bytes));
   for (const auto& [axis, label] : labels) id += "|" + axis + "=" + label;
+  // A driver set outside the axes (sweep --driver, the study's driver:) is part of what the point is.
+  if (!settings.driver.empty() && settings.driver != "fast") id += "|driver=" + settings.driver;
   return id;
 }
 
@@ -176,6 +178,12 @@ SweepSpec load_sweep(const std::string& path) {
   }
   if (top.has("jobs")) s.jobs = static_cast<int>(top.integer_at("jobs", 1, 256));
   s.common.sets = read_fitted_variables(top);
+  if (top.has("driver")) {  // every point's transport (an axis may set it per point instead)
+    s.common.driver = top.string_at("driver");
+    if (s.common.driver != "fast" && s.common.driver != "reference" && s.common.driver != "packet")
+      throw InputError(pos_of(path, top.node()["driver"]), "driver", "must be fast, reference or packet",
+                       "'" + s.common.driver + "'");
+  }
   if (auto set = top.optional("set"))
     for (const auto& [name, value] : read_variable_values(*set, path, "set")) s.common.sets[name] = value;
   s.axes = read_sweep_axes(top, sweep_columns());
