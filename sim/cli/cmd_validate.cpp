@@ -49,7 +49,9 @@ void print_table(const std::vector<calib::CaseResult>& results, const std::vecto
 }  // namespace
 
 int cmd_validate(const ValidateArgs& a) {
-  const auto suites = io::load_suites(a.cases);
+  auto suites = io::load_suites(a.cases);
+  if (!a.driver.empty())
+    for (auto& s : suites) s.driver = a.driver;  // the same records against another transport
   std::vector<calib::CaseResult> results;
   std::vector<calib::SuiteStats> stats;
   std::vector<calib::OrderingResult> orderings;

@@ -45,6 +45,7 @@ struct ValidateArgs {
   bool json = false;
   std::string plot_dir;    // when set, gnuplot SVGs of the comparison go here
   std::string report_dir;  // when set, report.html and validation.json go here
+  std::string driver;      // when set, every suite's runs use this driver (the packet model against the records)
 };
 int cmd_validate(const ValidateArgs& a);
 

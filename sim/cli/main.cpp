@@ -207,6 +207,11 @@ int main(int argc, char** argv) {
   val_cmd->add_option("--suite", val.suites, "only these suites (comma-separated or repeated)")->delimiter(',');
   val_cmd->add_flag("--json", val.json, "print JSON instead of a table");
   val_cmd->add_option("--plot", val.plot_dir, "also plot predicted against measured (SVG, gnuplot) into this folder");
+  val_cmd
+      ->add_option("--driver", val.driver,
+                   "run every suite under this driver instead of its own (e.g. packet: the packet model against "
+                   "the same records)")
+      ->check(CLI::IsMember(t3sim::core::enum_names<t3sim::engine::Driver>()));
   val_cmd->add_option("--report", val.report_dir,
                       "also write DIR/report.html (one self-contained page: verdicts, parity and rate plots, every "
                       "case) and DIR/validation.json");
