@@ -160,7 +160,8 @@ int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& point
 }  // namespace
 
 int cmd_sweep(const SweepArgs& a) {
-  const io::SweepSpec spec = io::load_sweep(a.spec);
+  io::SweepSpec spec = io::load_sweep(a.spec);
+  if (!a.driver.empty()) spec.common.driver = a.driver;  // an axis's own driver still wins for its points
   const auto points = io::sweep_points(spec);
   if (a.list) {
     for (const auto& p : points) std::cout << p.index << " " << p.id() << "\n";

@@ -155,6 +155,7 @@ void submit(const SweepArgs& a, const io::SweepSpec& spec, const std::string& di
   if (a.array_limit >= 0) options.array_limit = a.array_limit;
   if (a.points_per_task > 0) options.points_per_task = a.points_per_task;
   options.uncertainty = a.uncertainty;
+  options.driver = a.driver;
   study::SlurmSubmission s = write_array_script(
       a.spec, dir, spec.name, study::group_points(todo, options.points_per_task), options, script_name);
   if (a.dry_run) {

@@ -65,6 +65,7 @@ int cmd_calibrate(const CalibrateArgs& a);
 struct SweepArgs {
   std::string spec;
   int uncertainty = 0;  // > 0: every point with a 5-95% band over this many samples
+  std::string driver;   // every point's transport unless an axis sets its own ("": the study's)
   std::string out_dir;  // default: sweep-NAME
   bool list = false;    // print the points and exit, run nothing
   bool force = false;   // write into a folder that holds another study's results

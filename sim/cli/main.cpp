@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
   std::string describe_file;
   describe_cmd->add_option("FILE", describe_file, "with 'machine': a machine file, to list its values and ranges");
 
-  ValidateArgs val{default_cases_path(), {}, false, "", ""};
+  ValidateArgs val{default_cases_path(), {}, false, "", "", ""};
   auto* val_cmd = app.add_subcommand("validate", "Run every validation case; exit 1 if any is out of tolerance");
   val_cmd->add_option("--cases", val.cases, "validation cases file")->capture_default_str();
   val_cmd->add_option("--suite", val.suites, "only these suites (comma-separated or repeated)")->delimiter(',');
@@ -275,6 +275,11 @@ int main(int argc, char** argv) {
       ->excludes(report_opt);
   slurm_opt->excludes(collect_opt)->excludes(resubmit_opt);
   for (auto* o : {partition_opt, time_opt, limit_opt, per_task_opt, dry_opt}) o->excludes(points_opt);
+  sweep_cmd
+      ->add_option("--driver", sweep.driver,
+                   "every point's transport (fast | reference | packet) instead of the study's; an axis over "
+                   "drivers keeps its own; a point's id names a driver other than fast")
+      ->check(CLI::IsMember(t3sim::core::enum_names<t3sim::engine::Driver>()));
   sweep_cmd
       ->add_option("--uncertainty", sweep.uncertainty,
                    "run every point N times over the machines' parameter ranges: sweep.csv gains 5-95% bands")

@@ -89,6 +89,7 @@ SlurmSubmission write_array_script(const std::string& spec, const std::string& d
   for (const auto& t : s.tasks) text += "  " + t + "\n";
   text += ")\nexec " + quoted(self_path()) + " sweep " + quoted(spec_path) + " --out " + quoted(dir) +
           (o.uncertainty > 0 ? " --uncertainty " + std::to_string(o.uncertainty) : std::string()) +
+          (o.driver.empty() ? std::string() : " --driver " + o.driver) +
           " --points \"${POINTS[$SLURM_ARRAY_TASK_ID]}\"\n";
   io::write_file_atomically(s.script, text);
   std::filesystem::permissions(s.script, std::filesystem::perms::owner_exec, std::filesystem::perm_options::add);
@@ -112,11 +113,12 @@ std::vector<SlurmSubmission> read_submissions(const std::string& dir) {
   const auto j = nlohmann::json::parse(io::read_whole_file(path));
   for (const auto& e : j.at("submissions")) {
     const auto& o = e.at("options");
-    out.push_back({e.at("job_id").get<std::string>(),
-                   e.at("script").get<std::string>(),
-                   e.at("tasks").get<std::vector<std::string>>(),
-                   {o.at("partition").get<std::string>(), o.at("time").get<std::string>(),
-                    o.at("array_limit").get<int>(), o.at("points_per_task").get<int>(), o.value("uncertainty", 0)}});
+    out.push_back(
+        {e.at("job_id").get<std::string>(),
+         e.at("script").get<std::string>(),
+         e.at("tasks").get<std::vector<std::string>>(),
+         {o.at("partition").get<std::string>(), o.at("time").get<std::string>(), o.at("array_limit").get<int>(),
+          o.at("points_per_task").get<int>(), o.value("uncertainty", 0), o.value("driver", std::string())}});
   }
   return out;
 }
@@ -134,7 +136,8 @@ void record_submission(const std::string& dir, const SlurmSubmission& s) {
                                   {"time", e.options.time_limit},
                                   {"array_limit", e.options.array_limit},
                                   {"points_per_task", e.options.points_per_task},
-                                  {"uncertainty", e.options.uncertainty}}},
+                                  {"uncertainty", e.options.uncertainty},
+                                  {"driver", e.options.driver}}},
                                 {"tasks", e.tasks}});
   io::write_file_atomically(dir + "/slurm-jobs.json", j.dump(1) + "\n");
 }

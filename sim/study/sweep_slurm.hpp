@@ -16,6 +16,7 @@ struct SlurmOptions {
   int array_limit = 0;     // at most this many tasks at once (--array=0-N%L); 0: no limit
   int points_per_task = 1;
   int uncertainty = 0;  // the tasks' --uncertainty N (0: none)
+  std::string driver;   // the tasks' --driver ("": the study's)
 };
 
 // Refuses (InputError) what sbatch directives cannot carry: a folder, study name, partition or time with
