@@ -10,6 +10,18 @@ namespace t3sim::core {
 
 namespace {
 
+// A slot of `slots` for a new record: the most recently freed one, else a new one at the end.
+template <class T>
+int take_slot(std::vector<T>& slots, std::vector<int>& free) {
+  if (free.empty()) {
+    slots.emplace_back();
+    return static_cast<int>(slots.size()) - 1;
+  }
+  const int id = free.back();
+  free.pop_back();
+  return id;
+}
+
 constexpr int kMaxRouterVcs = kRouterPorts * 64;                        // network.virtual_channels is at most 64
 constexpr int kUnlimitedCredits = std::numeric_limits<int>::max() / 2;  // the ejection channel's: a node always sinks
 
@@ -78,21 +90,14 @@ int PacketNetwork::add_pacer(double bytes_per_cycle) {
 }
 
 int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int network) {
-  int id;
-  if (!free_messages_.empty()) {
-    id = free_messages_.back();
-    free_messages_.pop_back();
-  } else {
-    id = static_cast<int>(messages_.size());
-    messages_.emplace_back();
-  }
+  const int id = take_slot(messages_, free_messages_);
   const int64_t packets = config_.packets_for(bytes);
   messages_[static_cast<size_t>(id)] = {src, dst, pacer, network, bytes, packets, packets, now_};
   Source& s = sources_[static_cast<size_t>(src)];
   s.used = true;
   enqueue(s, id);
   if (s.dry_since >= 0) {
-    mark_dry(src, static_cast<uint64_t>(s.dry_since), now_);
+    mark_dry(static_cast<uint64_t>(s.dry_since), now_);
     s.dry_since = -1;
   }
   if (!s.listed) {
@@ -179,8 +184,7 @@ void PacketNetwork::dequeue(Source& s, int message) {
   if (s.turn == message) s.turn = m.next;
 }
 
-void PacketNetwork::mark_dry(int node, uint64_t from, uint64_t to) {
-  (void)node;
+void PacketNetwork::mark_dry(uint64_t from, uint64_t to) {
   const size_t last = static_cast<size_t>(to / kSamplePeriod);
   if (dry_.size() <= last) dry_.resize(last + 1, 0);
   for (size_t p = static_cast<size_t>(from / kSamplePeriod); p <= last; ++p) dry_[p] = 1;
@@ -306,14 +310,7 @@ void PacketNetwork::inject(int node) {
     }
     if (vc < 0) return;
     s.vc_turn = (vc + 1) % vcs;
-    int id;
-    if (!free_packets_.empty()) {
-      id = free_packets_.back();
-      free_packets_.pop_back();
-    } else {
-      id = static_cast<int>(packets_.size());
-      packets_.emplace_back();
-    }
+    const int id = take_slot(packets_, free_packets_);
     const int message = chosen;
     Packet& made = packets_[static_cast<size_t>(id)];
     made = {message, flits, PacketRoute{}};
@@ -589,7 +586,7 @@ std::vector<int> PacketNetwork::sources() const {
 void PacketNetwork::finish() {
   for (int node = 0; node < config_.nodes(); ++node) {
     Source& s = sources_[static_cast<size_t>(node)];
-    if (s.used && s.dry_since >= 0) mark_dry(node, static_cast<uint64_t>(s.dry_since), now_);
+    if (s.used && s.dry_since >= 0) mark_dry(static_cast<uint64_t>(s.dry_since), now_);
   }
 }
 

@@ -174,8 +174,8 @@ class PacketNetwork {
   void activate(int node);
   // Sets or clears the switch request of active input VC `local` from its flits and credits.
   void update_asking(int node, int local);
-  void mark_dry(int node, uint64_t from, uint64_t to);
-  void enqueue(Source& s, int message);  // after the newest
+  void mark_dry(uint64_t from, uint64_t to);  // some source had nothing to inject in [from, to]
+  void enqueue(Source& s, int message);       // after the newest
   void dequeue(Source& s, int message);
   [[noreturn]] void deadlock() const;
   std::string vc_name(int global_input_vc) const;

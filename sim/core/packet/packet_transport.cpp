@@ -33,8 +33,8 @@ void PacketTransport::flow(int src, int dst, double bytes, FlowKind kind, Callba
   const int network = network_.config().virtual_networks == 2 && reply ? 1 : 0;
   const int id =
       network_.add_message(placement.node_of(src), placement.node_of(dst), bytes, pacer(paced_pe, kind), network);
-  if (slot_of_message_.size() <= static_cast<size_t>(id)) slot_of_message_.resize(static_cast<size_t>(id) + 1, -1);
-  slot_of_message_[static_cast<size_t>(id)] = callbacks_.put(std::move(then));
+  if (on_delivered_.size() <= static_cast<size_t>(id)) on_delivered_.resize(static_cast<size_t>(id) + 1);
+  on_delivered_[static_cast<size_t>(id)] = std::move(then);
 }
 
 void PacketTransport::disk_io(int, double, bool, Callback) {
@@ -62,11 +62,11 @@ void PacketTransport::run() {
     network_.skip_to(busy);
     time_ = static_cast<double>(busy) * cycle;
     network_.step();
-    // The slots first: a callback may start a flow, and the new message may reuse the id of one
+    // The callbacks first: a callback may start a flow, and the new message may reuse the id of one
     // delivered in this same cycle whose callback has not run yet.
     due_.clear();
-    for (int message : network_.delivered()) due_.push_back(slot_of_message_[static_cast<size_t>(message)]);
-    for (int slot : due_) callbacks_.take(slot)();
+    for (int message : network_.delivered()) due_.push_back(std::move(on_delivered_[static_cast<size_t>(message)]));
+    for (Callback& then : due_) then();
   }
   network_.finish();
 }

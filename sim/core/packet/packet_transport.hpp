@@ -13,7 +13,6 @@
 #include "sim/core/packet/packet_network.hpp"
 #include "sim/core/run/cost_model.hpp"
 #include "sim/core/run/transport.hpp"
-#include "sim/core/support/callback_slots.hpp"
 #include "sim/core/support/event_calendar.hpp"
 
 namespace t3sim::core {
@@ -56,9 +55,8 @@ class PacketTransport : public Transport {
   const CostModel& cost_;
   PacketNetwork network_;
   EventCalendar calendar_;
-  CallbackSlots callbacks_;
-  std::vector<int> slot_of_message_;
-  std::vector<int> due_;  // run(): the callbacks of the messages delivered in one cycle
+  std::vector<Callback> on_delivered_;  // by the network's message id (ids are reused once delivered)
+  std::vector<Callback> due_;           // run(): the callbacks of the messages delivered in one cycle
   std::vector<int> put_pacers_, get_pacers_, mpi_pacers_;  // by PE; -1 until made
   double time_ = 0;
 };
