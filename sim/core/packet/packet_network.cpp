@@ -10,18 +10,6 @@ namespace t3sim::core {
 
 namespace {
 
-// A slot of `slots` for a new record: the most recently freed one, else a new one at the end.
-template <class T>
-int take_slot(std::vector<T>& slots, std::vector<int>& free) {
-  if (free.empty()) {
-    slots.emplace_back();
-    return static_cast<int>(slots.size()) - 1;
-  }
-  const int id = free.back();
-  free.pop_back();
-  return id;
-}
-
 constexpr int kMaxRouterVcs = kRouterPorts * 64;                        // network.virtual_channels is at most 64
 constexpr int kUnlimitedCredits = std::numeric_limits<int>::max() / 2;  // the ejection channel's: a node always sinks
 
@@ -62,6 +50,7 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   routed_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   asking_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   vc_blocked_.assign(static_cast<size_t>(n), 0);
+  vc_wake_.assign(static_cast<size_t>(n), std::numeric_limits<int>::max());
   free_mask_.assign(static_cast<size_t>(n * kRouterPorts), v == 64 ? ~uint64_t{0} : bit(v) - 1);
   router_listed_.assign(static_cast<size_t>(n), 0);
   sources_.resize(static_cast<size_t>(n));
@@ -90,9 +79,9 @@ int PacketNetwork::add_pacer(double bytes_per_cycle) {
 }
 
 int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int network) {
-  const int id = take_slot(messages_, free_messages_);
+  const int id = messages_.take();
   const int64_t packets = config_.packets_for(bytes);
-  messages_[static_cast<size_t>(id)] = {src, dst, pacer, network, bytes, packets, packets, now_};
+  messages_[id] = {src, dst, pacer, network, bytes, packets, packets, now_};
   Source& s = sources_[static_cast<size_t>(src)];
   s.used = true;
   enqueue(s, id);
@@ -113,9 +102,9 @@ uint64_t PacketNetwork::next_busy_cycle() const {
   for (int node : active_sources_) {
     const Source& s = sources_[static_cast<size_t>(node)];
     if (s.packet >= 0) return now_;
-    for (int i = 0, m = s.first; i < s.waiting; ++i, m = messages_[static_cast<size_t>(m)].next) {
+    for (int i = 0, m = s.first; i < s.waiting; ++i, m = messages_[m].next) {
       // The earliest a waiting message may inject (stops at the first ready).
-      const int pacer = messages_[static_cast<size_t>(m)].pacer;
+      const int pacer = messages_[m].pacer;
       const double ready = pacer < 0 ? 0 : pacers_[static_cast<size_t>(pacer)].next;
       if (ready <= static_cast<double>(now_)) return now_;
       next = std::min(next, static_cast<uint64_t>(std::ceil(ready)));
@@ -159,27 +148,27 @@ void PacketNetwork::activate(int node) {
 }
 
 void PacketNetwork::enqueue(Source& s, int message) {
-  Message& m = messages_[static_cast<size_t>(message)];
+  Message& m = messages_[message];
   if (s.first < 0) {
     s.first = m.next = m.prev = message;
   } else {
-    Message& first = messages_[static_cast<size_t>(s.first)];
+    Message& first = messages_[s.first];
     m.next = s.first;
     m.prev = first.prev;
-    messages_[static_cast<size_t>(first.prev)].next = message;
+    messages_[first.prev].next = message;
     first.prev = message;
   }
   ++s.waiting;
 }
 
 void PacketNetwork::dequeue(Source& s, int message) {
-  Message& m = messages_[static_cast<size_t>(message)];
+  Message& m = messages_[message];
   if (--s.waiting == 0) {
     s.first = s.turn = -1;
     return;
   }
-  messages_[static_cast<size_t>(m.prev)].next = m.next;
-  messages_[static_cast<size_t>(m.next)].prev = m.prev;
+  messages_[m.prev].next = m.next;
+  messages_[m.next].prev = m.prev;
   if (s.first == message) s.first = m.next;
   if (s.turn == message) s.turn = m.next;
 }
@@ -256,12 +245,19 @@ void PacketNetwork::arrive(const Event& e) {
     case EventKind::Credit: {
       const int node = e.node;
       OutputVc& out = outputs_[static_cast<size_t>(input_index(node, e.port, e.vc))];
-      if (++out.credits == 1 && out.owner >= 0) update_asking(node, out.owner);
+      ++out.credits;
+      if (out.owner < 0) {
+        // Room in a free VC for a whole packet: a cut-through packet, or an adaptive choice, may fit now.
+        if (out.credits >= vc_wake_[static_cast<size_t>(node)]) vc_blocked_[static_cast<size_t>(node)] = 0;
+      } else if (out.credits == 1) {
+        update_asking(node, out.owner);
+      }
       if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
       break;
     }
     case EventKind::SourceCredit:
       ++sources_[static_cast<size_t>(e.node)].credits[e.vc];
+      sources_[static_cast<size_t>(e.node)].stalled = false;
       break;
     case EventKind::Eject: {
       const int node = e.node;
@@ -271,14 +267,14 @@ void PacketNetwork::arrive(const Event& e) {
       if (counts.size() <= period) counts.resize(period + 1, 0);
       ++counts[period];
       if (!e.flit.tail) break;
-      Packet& p = packets_[static_cast<size_t>(e.flit.packet)];
-      Message& m = messages_[static_cast<size_t>(p.message)];
+      Packet& p = packets_[e.flit.packet];
+      Message& m = messages_[p.message];
       ++stats_.packets_delivered;
       stats_.latency_cycles_sum += static_cast<double>(now_ - m.arrived);
-      free_packets_.push_back(e.flit.packet);
+      packets_.release(e.flit.packet);
       if (--m.undelivered == 0) {
         delivered_.push_back(p.message);
-        free_messages_.push_back(p.message);
+        messages_.release(p.message);
       }
       break;
     }
@@ -289,17 +285,20 @@ void PacketNetwork::inject(int node) {
   Source& s = sources_[static_cast<size_t>(node)];
   const int vcs = config_.vcs;
   if (s.packet < 0) {
+    if (s.stalled) return;
     // A new packet: the next message (round-robin) that may inject, on a free VC with room.
     int chosen = -1;
+    bool first_tried = false;
     for (int tried = 0, at = s.turn < 0 ? s.first : s.turn; tried < s.waiting && chosen < 0;
-         ++tried, at = messages_[static_cast<size_t>(at)].next) {
-      const Message& m = messages_[static_cast<size_t>(at)];
+         ++tried, at = messages_[at].next) {
+      const Message& m = messages_[at];
       if (m.arrived >= now_) continue;  // a message enters the source queue the cycle after it is given
       if (m.pacer >= 0 && pacers_[static_cast<size_t>(m.pacer)].next > static_cast<double>(now_)) continue;
       chosen = at;
+      first_tried = tried == 0;
     }
     if (chosen < 0) return;
-    Message& m = messages_[static_cast<size_t>(chosen)];
+    Message& m = messages_[chosen];
     const double payload = std::min(m.bytes_left, static_cast<double>(config_.payload_bytes()));
     const int flits = config_.flits_for(payload);
     int vc = -1;
@@ -308,11 +307,16 @@ void PacketNetwork::inject(int node) {
       const int need = config_.switching == Switching::CutThrough ? flits : 1;
       if (!s.busy[static_cast<size_t>(c)] && s.credits[static_cast<size_t>(c)] >= need) vc = c;
     }
-    if (vc < 0) return;
+    if (vc < 0) {
+      // No VC with room. When the message tried first was the one chosen, the choice stays until a
+      // credit comes back (messages given later queue behind it): no need to look again until then.
+      s.stalled = first_tried;
+      return;
+    }
     s.vc_turn = (vc + 1) % vcs;
-    const int id = take_slot(packets_, free_packets_);
+    const int id = packets_.take();
     const int message = chosen;
-    Packet& made = packets_[static_cast<size_t>(id)];
+    Packet& made = packets_[id];
     made = {message, flits, PacketRoute{}};
     made.route.src = node;
     made.route.dst = m.dst;
@@ -335,7 +339,7 @@ void PacketNetwork::inject(int node) {
   int& credits = s.credits[static_cast<size_t>(s.vc)];
   if (credits == 0) return;
   --credits;
-  const Packet& p = packets_[static_cast<size_t>(s.packet)];
+  const Packet& p = packets_[s.packet];
   Flit f{s.packet, s.sent == 0, s.sent + 1 == p.flits};
   schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort, s.vc, f);
   ++stats_.flits_injected;
@@ -360,7 +364,7 @@ void PacketNetwork::route_stage(int node) {
       InputVc& in = inputs_[static_cast<size_t>(base + i)];
       if (in.ready > now_) continue;
       const Flit& f = buffers_[static_cast<size_t>(base + i) * cap + in.first];
-      Packet& p = packets_[static_cast<size_t>(f.packet)];
+      Packet& p = packets_[f.packet];
       const PacketHop hop = routing_.next(node, port, p.route, coin_);
       in.state = VcState::Routed;
       vc_blocked_[static_cast<size_t>(node)] = 0;
@@ -409,8 +413,11 @@ void PacketNetwork::vc_stage(int node) {
   const int n = vcs_per_router_;
   // The input VCs asking for an output VC this cycle, in ascending order.
   int requesters[kMaxRouterVcs];
+  int needs[kMaxRouterVcs];  // the credits a requester's packet needs of a free output VC
   int count = 0;
-  bool later = false;  // a routed VC not yet ready, or one routed adaptively (its choice follows credits)
+  bool later = false;                          // a routed VC not yet ready
+  int wake = std::numeric_limits<int>::max();  // the fewest credits a waiter needs of a free VC
+  const bool cut_through = config_.switching == Switching::CutThrough;
   for (int port = 0; port < kRouterPorts; ++port)
     for (uint64_t m = routed_mask_[static_cast<size_t>(pbase + port)]; m != 0; m &= m - 1) {
       const int i = port * vcs + __builtin_ctzll(m);
@@ -419,18 +426,29 @@ void PacketNetwork::vc_stage(int node) {
         later = true;
         continue;
       }
-      if (in.productive) {
-        later = true;
-        choose_adaptive(
-            node, in,
-            packets_[static_cast<size_t>(buffers_[static_cast<size_t>(base + i) * cap + in.first].packet)].flits);
-      }
-      // One that sees no output VC of its own free can be granted none: leaving it out changes nothing.
-      if ((free_mask_[static_cast<size_t>(pbase + in.out_port)] & bits_between(in.vc_begin, in.vc_end)) != 0)
-        requesters[count++] = i;
+      int flits = 0;
+      if (cut_through || in.productive)
+        flits = packets_[buffers_[static_cast<size_t>(base + i) * cap + in.first].packet].flits;
+      if (in.productive) choose_adaptive(node, in, flits);
+      if (cut_through || in.productive) wake = std::min(wake, flits);
+      // One that sees no output VC of its own free, with room for its whole packet under cut-through,
+      // can be granted none: leaving it out changes nothing.
+      const int need = cut_through ? flits : 0;  // wormhole: a free output VC, whatever its credits
+      uint64_t open = free_mask_[static_cast<size_t>(pbase + in.out_port)] & bits_between(in.vc_begin, in.vc_end);
+      if (need > 0)
+        for (uint64_t f = open; f != 0; f &= f - 1) {
+          const int vc = __builtin_ctzll(f);
+          if (outputs_[static_cast<size_t>(base + in.out_port * vcs + vc)].credits < need) open &= ~bit(vc);
+        }
+      if (open == 0) continue;
+      needs[count] = need;
+      requesters[count++] = i;
     }
   if (count == 0) {
+    // Nothing can change for these VCs until one is routed, an output VC is freed or a free one gains
+    // a credit (an adaptive choice follows the same: owners and credits of free VCs), which wakes it.
     vc_blocked_[static_cast<size_t>(node)] = !later;
+    vc_wake_[static_cast<size_t>(node)] = wake;
     return;
   }
   // Grant: each free output VC to the requester nearest after its round-robin pointer.
@@ -440,9 +458,7 @@ void PacketNetwork::vc_stage(int node) {
   for (int r = 0; r < count; ++r) {
     const int i = requesters[r];
     const InputVc& in = inputs_[static_cast<size_t>(base + i)];
-    int need = 0;  // wormhole: a free output VC, whatever its credits
-    if (config_.switching == Switching::CutThrough)
-      need = packets_[static_cast<size_t>(buffers_[static_cast<size_t>(base + i) * cap + in.first].packet)].flits;
+    const int need = needs[r];
     for (int vc = in.vc_begin; vc < in.vc_end; ++vc) {
       const int o = in.out_port * vcs + vc;
       const OutputVc& out = outputs_[static_cast<size_t>(base + o)];

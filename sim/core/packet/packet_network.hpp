@@ -31,6 +31,7 @@
 
 #include "sim/core/packet/packet_config.hpp"
 #include "sim/core/packet/packet_routing.hpp"
+#include "sim/core/support/slot_pool.hpp"
 
 namespace t3sim::core {
 
@@ -145,6 +146,7 @@ class PacketNetwork {
     std::vector<int> credits;  // per VC of the router's terminal input
     std::vector<char> busy;    // per VC: a packet is being injected on it
     bool listed = false;       // in active_sources_
+    bool stalled = false;      // its next packet waits for a credit (inject() need not look until one comes)
     bool used = false;         // it has been given a message
     int64_t dry_since = 0;     // the cycle it last had nothing to inject (-1: it has)
   };
@@ -203,15 +205,16 @@ class PacketNetwork {
   // Per router: VC allocation found every routed VC's output VCs held, and since then no VC has been
   // routed and none freed, so it would find the same (congestion holds many routers so for long).
   std::vector<char> vc_blocked_;
+  // Per router, while VC-blocked: the fewest credits a waiting packet needs of a free output VC (cut-
+  // through, or an adaptive choice); a free VC reaching it unblocks the router. INT_MAX: none needs any.
+  std::vector<int> vc_wake_;
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   std::vector<char> router_listed_;
   std::vector<int> active_routers_;
   std::vector<Source> sources_;
   std::vector<int> active_sources_;
-  std::vector<Packet> packets_;
-  std::vector<int> free_packets_;
-  std::vector<Message> messages_;
-  std::vector<int> free_messages_;
+  SlotPool<Packet> packets_;
+  SlotPool<Message> messages_;
   std::vector<Pacer> pacers_;
   std::vector<std::vector<Event>> wheel_;  // a power of two of slots, so a cycle's slot is a mask
   uint64_t wheel_mask_ = 0;

@@ -2,9 +2,25 @@
 
 namespace t3sim::core {
 
+namespace {
+
+// (a - b) mod k for coordinates a, b in [0, k).
+int ring_distance(int a, int b, int k) {
+  const int d = a - b;
+  return d < 0 ? d + k : d;
+}
+
+}  // namespace
+
 PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
   const int n = config.nodes();
   neighbors_.resize(static_cast<size_t>(n * kTorusPorts));
+  coords_.resize(static_cast<size_t>(n * 3));
+  for (int node = 0; node < n; ++node) {
+    coords_[static_cast<size_t>(node * 3)] = node % config.dims[0];
+    coords_[static_cast<size_t>(node * 3 + 1)] = (node / config.dims[0]) % config.dims[1];
+    coords_[static_cast<size_t>(node * 3 + 2)] = node / (config.dims[0] * config.dims[1]);
+  }
   for (int node = 0; node < n; ++node)
     for (int dim = 0; dim < 3; ++dim) {
       const int k = config.dims[dim];
@@ -13,12 +29,6 @@ PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
       neighbors_[static_cast<size_t>(node * kTorusPorts + 2 * dim)] = node + ((c + 1) % k - c) * stride;
       neighbors_[static_cast<size_t>(node * kTorusPorts + 2 * dim + 1)] = node + ((c + k - 1) % k - c) * stride;
     }
-}
-
-int PacketRouting::coord(int node, int dim) const {
-  if (dim == 0) return node % config_.dims[0];
-  if (dim == 1) return (node / config_.dims[0]) % config_.dims[1];
-  return node / (config_.dims[0] * config_.dims[1]);
 }
 
 void PacketRouting::set_vcs(PacketHop& hop, const PacketRoute& p, int half) const {
@@ -40,7 +50,7 @@ void PacketRouting::start(int src, PacketRoute& p, std::mt19937_64& coin) const 
   p.minus = 0;
   for (int dim = 0; dim < 3; ++dim) {
     const int k = config_.dims[dim];
-    const int plus = ((coord(p.dst, dim) - coord(src, dim)) % k + k) % k;
+    const int plus = ring_distance(coord(p.dst, dim), coord(src, dim), k);
     const int minus = (k - plus) % k;
     bool go_minus = false;
     if (plus != 0 && plus != minus)
@@ -65,7 +75,7 @@ PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
     const int k = config_.dims[dim];
     const int cur = coord(node, dim), to = coord(p.dst, dim);
     const bool minus = p.minus & (1 << dim);
-    remaining[dim] = minus ? ((cur - to) % k + k) % k : ((to - cur) % k + k) % k;
+    remaining[dim] = minus ? ring_distance(cur, to, k) : ring_distance(to, cur, k);
     if (remaining[dim] > 0) hop.productive |= static_cast<uint8_t>(1 << (2 * dim + (minus ? 1 : 0)));
   }
   int dim = -1;  // the escape route's next ring
@@ -111,7 +121,7 @@ PacketHop PacketRouting::booksim_next(int node, int in_port, PacketRoute& p, std
     if (in_port < kTorusPorts && in_port / 2 == dim) {
       dir = in_port % 2;  // along the ring it is on: same direction, same half
     } else {
-      const int plus = ((to - cur) % k + k) % k;
+      const int plus = ring_distance(to, cur, k);
       const int minus = k - plus;
       if (plus != minus)
         dir = plus < minus ? 0 : 1;

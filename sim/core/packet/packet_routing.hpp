@@ -48,13 +48,14 @@ class PacketRouting {
   int neighbor(int node, int port) const { return neighbors_[static_cast<size_t>(node * kTorusPorts + port)]; }
 
  private:
-  int coord(int node, int dim) const;
+  int coord(int node, int dim) const { return coords_[static_cast<size_t>(node * 3 + dim)]; }
   PacketHop booksim_next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const;
   PacketHop cray_next(int node, PacketRoute& p) const;
   // The escape VCs of the packet's network and dateline half.
   void set_vcs(PacketHop& hop, const PacketRoute& p, int half) const;
   PacketConfig config_;
   std::vector<int> neighbors_;  // by node x 6 + port
+  std::vector<int> coords_;     // by node x 3 + dimension (a table: routing a hop divides nothing)
 };
 
 }  // namespace t3sim::core

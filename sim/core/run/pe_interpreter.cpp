@@ -47,6 +47,9 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
       workload.source->next_ops(pe, s.window);
     }
   }
+  fences_ = workload.source != nullptr || std::any_of(workload.ops.begin(), workload.ops.end(), [](const Op& op) {
+              return op.kind == OpKind::Put && op.flag != kNoName && op.order != SignalOrder::OnArrival;
+            });
   for (size_t j = 0; j < workload.job_first_pe.size(); ++j)
     jobs_.push_back({workload.job_first_pe[j], workload.job_size(static_cast<int>(j)), 0});
   for (int pe = 0; pe < workload.pes; ++pe) job_of_.push_back(workload.job_of(pe));
@@ -64,30 +67,37 @@ void PeInterpreter::start() {
 
 void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then,
                              FlowNote note) {
-  const double start = transport_.now();
-  auto start_flow = [this, src, dst, bytes, kind, iteration, start, note, then = std::move(then)]() mutable {
-    const double flow_start = transport_.now();
-    transport_.flow(src, dst, bytes, kind,
-                    [this, src, dst, bytes, kind, iteration, start, flow_start, note, then = std::move(then)] {
-                      if (note.pe >= 0) {
-                        const double flow = transport_.now() - flow_start;
-                        Pe& owner = pes_[static_cast<size_t>(note.pe)];
-                        if (owner.executed > note.seq)  // the call has returned (a non-blocking put)
-                          records_[static_cast<size_t>(note.pe)][note.record].flow += flow;
-                        else
-                          owner.flow_time = flow;
-                      }
-                      if (iteration >= 0) {
-                        const bool pulled = kind == FlowKind::GetData || kind == FlowKind::MessageData;
-                        add_transfer({src, dst, bytes, start, transport_.now(), iteration, pulled ? dst : src});
-                      }
-                      then();
-                    });
-  };
+  const int id = movements_.take();
+  movements_[id] = {src, dst, bytes, kind, iteration, transport_.now(), 0, note, std::move(then)};
   if (transport_.times_latency())
-    start_flow();
+    start_flow(id);
   else
-    transport_.after(cost_.latency(src, dst), std::move(start_flow));
+    transport_.after(cost_.latency(src, dst), [this, id] { start_flow(id); });
+}
+
+void PeInterpreter::start_flow(int id) {
+  Movement& m = movements_[id];
+  m.flow_start = transport_.now();
+  transport_.flow(m.src, m.dst, m.bytes, m.kind, [this, id] { end_flow(id); });
+}
+
+void PeInterpreter::end_flow(int id) {
+  Movement& m = movements_[id];
+  if (m.note.pe >= 0) {
+    const double flow = transport_.now() - m.flow_start;
+    Pe& owner = pes_[static_cast<size_t>(m.note.pe)];
+    if (owner.executed > m.note.seq)  // the call has returned (a non-blocking put)
+      records_[static_cast<size_t>(m.note.pe)][m.note.record].flow += flow;
+    else
+      owner.flow_time = flow;
+  }
+  if (m.iteration >= 0) {
+    const bool pulled = m.kind == FlowKind::GetData || m.kind == FlowKind::MessageData;
+    add_transfer({m.src, m.dst, m.bytes, m.start, transport_.now(), m.iteration, pulled ? m.dst : m.src});
+  }
+  Callback then = std::move(m.then);
+  movements_.release(id);  // before `then`, which may start another
+  then();
 }
 
 void PeInterpreter::add_transfer(const Transfer& t) {
@@ -260,26 +270,8 @@ bool PeInterpreter::start_op(int pe) {
                    });
         });
       } else if (op.flag == kNoName || op.order == SignalOrder::OnArrival) {
-        const int dst = op.peer;
-        const double bytes = op.bytes;
-        const int iteration = listed_iteration(s, op);
-        const NameId flag = op.flag;
-        const bool blocking = op.complete;
-        const FlowNote note = note_of(pe);
-        transport_.after(p.call_overhead, [this, pe, dst, bytes, iteration, flag, blocking, note, done] {
-          // Non-blocking: the PE goes on; the put continues in the background until its quiet. With
-          // outstanding_puts in flight already, it first waits for one to be acknowledged.
-          auto issue = [this, pe, dst, bytes, iteration, flag, blocking, note, done] {
-            start_put(pe, dst, bytes, iteration, flag, false, !blocking, note, blocking ? done : Callback());
-            if (!blocking) done();
-          };
-          Pe& q = pes_[static_cast<size_t>(pe)];
-          const double limit = cost_.profile().outstanding_puts;
-          if (!blocking && limit > 0 && q.in_flight >= limit)
-            q.when_slot = std::move(issue);
-          else
-            issue();
-        });
+        // The call's overhead, then the put (its values read again then: the PE is still at this op).
+        transport_.after(p.call_overhead, [this, pe] { issue_put(pe); });
       } else {  // a data put with a signal: put, fence or quiet, flag put
         const int dst = op.peer;
         const double bytes = op.bytes;
@@ -358,33 +350,66 @@ bool PeInterpreter::start_op(int pe) {
   return false;
 }
 
+void PeInterpreter::issue_put(int pe) {
+  // Non-blocking: the PE goes on; the put continues in the background until its quiet. With
+  // outstanding_puts in flight already, it first waits for one to be acknowledged.
+  Pe& s = pes_[static_cast<size_t>(pe)];
+  const Op& op = op_at(s);
+  const double limit = cost_.profile().outstanding_puts;
+  if (!op.complete && limit > 0 && s.in_flight >= limit) {
+    s.when_slot = [this, pe] { issue_put_now(pe); };
+    return;
+  }
+  issue_put_now(pe);
+}
+
+void PeInterpreter::issue_put_now(int pe) {
+  const Pe& s = pes_[static_cast<size_t>(pe)];
+  const Op& op = op_at(s);
+  const bool blocking = op.complete;
+  Callback done = [this, pe] { complete_op(pe); };
+  start_put(pe, op.peer, op.bytes, listed_iteration(s, op), op.flag, false, !blocking, note_of(pe),
+            blocking ? std::move(done) : Callback());
+  if (!blocking) complete_op(pe);
+}
+
 void PeInterpreter::start_put(int pe, int dst, double bytes, int iteration, NameId flag, bool ordered, bool background,
                               FlowNote note, Callback acked) {
   Pe& s = pes_[static_cast<size_t>(pe)];
   if (background) ++s.in_flight;
-  Pe::TargetPuts* t = &s.to[dst];  // stays put until this put has landed (the entry outlives its puts)
-  const uint64_t seq = t->issued++;
+  // Puts are numbered per target only when a fence may order a flag behind them.
+  Pe::TargetPuts* t = fences_ ? &s.to[dst] : nullptr;  // stays put until this put has landed
+  const int id = puts_.take();
+  puts_[id] = {pe, dst, t, t != nullptr ? t->issued++ : 0, flag, ordered, background, std::move(acked)};
   transfer(
-      pe, dst, bytes, FlowKind::Put, iteration,
-      [this, pe, dst, t, seq, flag, ordered, background, acked = std::move(acked)]() mutable {
-        if (flag != kNoName) {
-          // Fenced: the flag rises once every earlier put to dst has landed (this one is the last).
-          if (ordered && t->first_pending() < seq)
-            t->held.emplace_back(seq, flag);
-          else
-            signal(dst, flag);
-        }
-        landed(pe, dst, *t, seq);
-        Callback on_ack = [this, pe, background, acked = std::move(acked)] {
-          if (background) put_acknowledged(pe);
-          if (acked) acked();
-        };
-        if (transport_.acknowledges_with_packets())
-          transport_.flow(dst, pe, 0, FlowKind::Ack, std::move(on_ack));
-        else
-          transport_.after(cost_.latency(dst, pe), std::move(on_ack));
-      },
-      note);
+      pe, dst, bytes, FlowKind::Put, iteration, [this, id] { put_landed(id); }, note);
+}
+
+void PeInterpreter::put_landed(int id) {
+  const PutInFlight& put = puts_[id];
+  const int pe = put.pe, dst = put.dst;
+  if (put.flag != kNoName) {
+    // Fenced: the flag rises once every earlier put to dst has landed (this one is the last).
+    if (put.ordered && put.to->first_pending() < put.seq)
+      put.to->held.emplace_back(put.seq, put.flag);
+    else
+      signal(dst, put.flag);
+  }
+  if (put.to != nullptr) landed(pe, dst, *put.to, put.seq);
+  if (transport_.acknowledges_with_packets())
+    transport_.flow(dst, pe, 0, FlowKind::Ack, [this, id] { put_acked(id); });
+  else
+    transport_.after(cost_.latency(dst, pe), [this, id] { put_acked(id); });
+}
+
+void PeInterpreter::put_acked(int id) {
+  PutInFlight& put = puts_[id];
+  const int pe = put.pe;
+  const bool background = put.background;
+  Callback acked = std::move(put.acked);
+  puts_.release(id);
+  if (background) put_acknowledged(pe);
+  if (acked) acked();
 }
 
 void PeInterpreter::Pe::TargetPuts::land(uint64_t seq) {

@@ -41,6 +41,7 @@
 #include "sim/core/run/results.hpp"
 #include "sim/core/run/transport.hpp"
 #include "sim/core/support/model_error.hpp"
+#include "sim/core/support/slot_pool.hpp"
 
 namespace t3sim::core {
 
@@ -121,8 +122,32 @@ class PeInterpreter {
     int arrived = 0;
   };
 
+  // A data movement under way (transfer): what its end records and what runs then.
+  struct Movement {
+    int src, dst;
+    double bytes;
+    FlowKind kind;
+    int iteration;
+    double start;       // when transfer() was called
+    double flow_start;  // when its flow started (after the path latency, unless the transport times it)
+    FlowNote note;
+    Callback then;
+  };
+  // A put from issue to acknowledgement (start_put).
+  struct PutInFlight {
+    int pe, dst;
+    Pe::TargetPuts* to;  // its target's numbering (null when the workload has no fence)
+    uint64_t seq;        // its number among the PE's puts to dst
+    NameId flag;         // raised at dst when it lands (kNoName: none)
+    bool ordered;        // the flag waits for the PE's earlier puts to dst
+    bool background;     // counted in the PE's in_flight
+    Callback acked;      // runs on its acknowledgement (if set)
+  };
+
   // The path latency, then a flow of `bytes` (recorded as a transfer when iteration >= 0), then `then`.
   void transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then, FlowNote note = {});
+  void start_flow(int movement);
+  void end_flow(int movement);
   void advance(int pe);   // runs the PE's operations until one has to wait
   bool start_op(int pe);  // true when the operation finished at once
   void complete_op(int pe);
@@ -141,6 +166,11 @@ class PeInterpreter {
   // `acked` runs (if set).
   void start_put(int pe, int dst, double bytes, int iteration, NameId flag, bool ordered, bool background,
                  FlowNote note, Callback acked);
+  // A plain put's call (its overhead over): issued now, or once one of outstanding_puts is free.
+  void issue_put(int pe);
+  void issue_put_now(int pe);
+  void put_landed(int put);
+  void put_acked(int put);
   void landed(int pe, int dst, Pe::TargetPuts& t, uint64_t seq);
   void put_acknowledged(int pe);
   // `then` at once when no put of the PE is in flight, else when the last is acknowledged.
@@ -174,6 +204,12 @@ class PeInterpreter {
   int main_left_ = 0;                                      // PEs of the main job not finished yet
   double main_end_ = 0;                                    // when the main job's last PE finished
   std::unique_ptr<FileIo> io_;                             // on a machine with I/O nodes
+  // Pooled, so that the transport's callbacks carry only an id and `this` (small enough for
+  // std::function's own storage: a put's dozen captured values cost a heap allocation each time).
+  SlotPool<Movement> movements_;
+  SlotPool<PutInFlight> puts_;
+  // Some put's flag is ordered behind the PE's earlier puts (fence or quiet), or a source may make one.
+  bool fences_ = false;
 };
 
 }  // namespace t3sim::core
