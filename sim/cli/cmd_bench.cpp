@@ -47,6 +47,7 @@ struct DriverRuns {
   std::optional<double> pe_bandwidth;  // median per-PE bandwidth (B/s) when the run reports one measurement
   size_t messages = 0;
   size_t operations = 0;
+  std::optional<uint64_t> flits;  // flits delivered (packet driver)
   std::string transfers_path;
 };
 
@@ -85,6 +86,7 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
     r.pe_bandwidth = summary.only_size_pe_median_Bps();
     r.messages = summary.transfers;
     r.operations = summary.operations;
+    if (summary.packet) r.flits = summary.packet->flits;
     std::cerr << fmt::format("  {} {} run {}/{}: {:.2f} s, {:.0f} MiB\n", c.name, r.driver, i + 1, repeat, o.wall_s,
                              o.peak_rss_bytes / 1048576.0);
   }
@@ -187,7 +189,7 @@ CaseVerdict judge(const io::BenchCase& c, const DriverRuns& fast, const std::vec
   v.fast_bandwidth = fast.pe_bandwidth;
   if (members.empty()) {
     v.judged_as = "not judged";
-    v.verdict.text = "no reference";
+    v.verdict.text = c.driver == kFastDriver ? "no reference" : c.driver + " driver: timed only";
     return v;
   }
   std::vector<double> makespans;
@@ -241,12 +243,37 @@ nlohmann::ordered_json optional_json(const std::optional<double>& v) {
 
 std::string optional_csv(const std::optional<double>& v) { return v ? fmt::format("{:.6e}", *v) : ""; }
 
+// A packet case's speed: flits delivered per wall-second (median wall), against its peer's on the same
+// configuration when the suite gives one. One line of the packet table; its JSON in `json`.
+std::string packet_speed(const io::BenchCase& c, const DriverRuns& r, nlohmann::ordered_json& json) {
+  const double wall = analysis::distribution_of(r.walls).median;
+  const double flits = r.flits ? static_cast<double>(*r.flits) : 0;
+  const double rate = wall > 0 ? flits / wall : 0;
+  const double ratio = c.peer_flits_per_s > 0 ? rate / c.peer_flits_per_s : 0;
+  json = {{"flits", flits}, {"wall_median_s", wall}, {"flits_per_s", rate}};
+  std::string target = "-";
+  if (c.peer_flits_per_s > 0) {
+    json["peer"] = c.peer;
+    json["peer_flits_per_s"] = c.peer_flits_per_s;
+    json["times_peer"] = ratio;
+    if (c.speed_target > 0) {
+      json["target_times_peer"] = c.speed_target;
+      json["target_met"] = ratio >= c.speed_target;
+      target = fmt::format("{:.0f}x {}", c.speed_target, ratio >= c.speed_target ? "met" : "NOT met");
+    }
+  }
+  return fmt::format("{:<16} {:>12.0f} {:>12.0f} {:>14} {:>9} {:>12}  {}\n", c.name, flits, rate,
+                     c.peer_flits_per_s > 0 ? fmt::format("{:.0f}", c.peer_flits_per_s) : "-",
+                     c.peer_flits_per_s > 0 ? fmt::format("{:.1f}x", ratio) : "-", target,
+                     c.peer.empty() ? "-" : c.peer);
+}
+
 std::string list_cases(const io::BenchSuite& suite) {
   std::string out;
   for (const auto& c : suite.cases) {
     const std::string size = c.trace.empty() ? fmt::format("{} PEs", c.pes) : "trace";
-    out += fmt::format("{:<16} {:<7} {:<4} {:<9} {}\n", c.name, c.chaotic ? "chaotic" : "exact",
-                       c.long_running ? "long" : "", size, c.doc);
+    const std::string kind = c.driver != kFastDriver ? c.driver : c.chaotic ? "chaotic" : "exact";
+    out += fmt::format("{:<16} {:<7} {:<4} {:<9} {}\n", c.name, kind, c.long_running ? "long" : "", size, c.doc);
   }
   return out;
 }
@@ -299,19 +326,23 @@ int cmd_bench(const BenchArgs& a) {
       fmt::format("{:<16} {:<14} {:>15} {:<26} {:>12} {:<17} {}\n", "case", "judged as", "fast makespan s",
                   "reference makespan s", "fast PE MB/s", "reference PE MB/s", "verdict");
   std::string comparisons, ensembles;
+  std::string speeds;  // packet cases: flits per wall-second against the peer's
   std::vector<std::string> failed;
   int judged = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     const io::BenchCase& c = cases[i];
     std::cerr << fmt::format("[{}/{}] {}: {}\n", i + 1, cases.size(), c.name, c.doc);
-    std::vector<DriverRuns> runs = {run_driver(c, kFastDriver, a.repeat, a.out_dir)};
+    nlohmann::ordered_json jc_packet;
+    const bool packet = c.driver != kFastDriver;  // a packet case: its driver alone, timed against its peer
+    std::vector<DriverRuns> runs = {run_driver(c, c.driver, a.repeat, a.out_dir)};
     std::vector<Member> members, fast_members;
     // A SimGrid comm follows one route: a multipath routing has no reference run (not judged).
     core::MachineSpec machine = io::load_machine(c.machine);
     if (!c.routing.empty()) machine.routing = *core::enum_value<core::RoutingKind>(c.routing);
     const bool multipath = engine::driver_refusal(machine, engine::Driver::Reference).has_value();
     if (multipath) std::cerr << "  no reference run: routing " << core::enum_name(machine.routing) << " is multipath\n";
-    if (a.reference_repeat > 0 && !multipath) {
+    if (packet) speeds += packet_speed(c, runs[0], jc_packet);
+    if (a.reference_repeat > 0 && !multipath && !packet) {
       runs.push_back(run_driver(c, kReferenceDriver, a.reference_repeat, a.out_dir));
       const DriverRuns& ref = runs[1];
       members.push_back({0, ref.makespan, ref.pe_bandwidth, analysis::distribution_of(ref.walls).median});
@@ -333,6 +364,7 @@ int cmd_bench(const BenchArgs& a) {
     if (v.judged && !v.verdict.ok) failed.push_back(c.name);
 
     nlohmann::ordered_json jc;
+    if (!jc_packet.is_null()) jc["packet_speed"] = jc_packet;
     jc["name"] = c.name;
     jc["doc"] = c.doc;
     jc["chaotic"] = c.chaotic;
@@ -432,7 +464,7 @@ int cmd_bench(const BenchArgs& a) {
                             optional_text(v.fast_bandwidth, "{:.2f}", 1e-6),
                             v.bandwidth ? range_text(*v.bandwidth, ensemble, "{:.2f}", 1e-6) : "-", v.verdict.text);
 
-    if (a.noise_floor) {
+    if (a.noise_floor && !packet) {
       const DriverRuns twin = run_driver(perturbed(c, a.out_dir, 1), kFastDriver, 1, a.out_dir, "-perturbed");
       const auto cmp =
           analysis::compare_transfers(read_transfers(runs[0].transfers_path), read_transfers(twin.transfers_path));
@@ -454,9 +486,14 @@ int cmd_bench(const BenchArgs& a) {
   io::write_file_atomically(a.out_dir + "/bench.csv", csv);
   io::write_file_atomically(a.out_dir + "/bench.json", report.dump(1) + "\n");
   std::cout << table << "\n"
-            << verdicts << summary << (ensembles.empty() ? "" : "\n" + ensembles)
-            << (comparisons.empty() ? "" : "\n" + comparisons) << "\nwritten: " << a.out_dir
-            << "/bench.csv, bench.json\n";
+            << verdicts << summary
+            << (speeds.empty() ? ""
+                               : "\n" +
+                                     fmt::format("{:<16} {:>12} {:>12} {:>14} {:>9} {:>12}  {}\n", "packet case",
+                                                 "flits", "flits/wall-s", "peer flits/s", "x peer", "target", "peer") +
+                                     speeds)
+            << (ensembles.empty() ? "" : "\n" + ensembles) << (comparisons.empty() ? "" : "\n" + comparisons)
+            << "\nwritten: " << a.out_dir << "/bench.csv, bench.json\n";
   return failed.empty() ? 0 : 1;
 }
 

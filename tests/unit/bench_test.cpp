@@ -54,7 +54,7 @@ TEST(TransfersCsv, RoundTripsAndNamesABadLine) {
 
 TEST(BenchSuite, LoadsTheRepositorySuite) {
   const auto s = io::load_bench_suite(std::string(T3SIM_SOURCE_DIR) + "/bench/suite.yaml");
-  ASSERT_EQ(s.cases.size(), 14u);
+  ASSERT_EQ(s.cases.size(), 19u);
   EXPECT_EQ(s.cases[0].pes, 512);
   EXPECT_EQ(s.cases[4].name, "ti-a2a-128");
   EXPECT_TRUE(s.cases[4].workload.empty());
@@ -68,8 +68,8 @@ TEST(BenchSuite, LoadsTheRepositorySuite) {
   }
   EXPECT_EQ(chaotic, (std::vector<std::string>{"a2a-512-w1", "a2a-512-w4", "ti-a2a-128", "a2a-532-w1", "ti-a2a-532",
                                                "a2a-128-dor"}));
-  EXPECT_EQ(long_running,
-            (std::vector<std::string>{"a2a-532-w1", "ti-a2a-532", "a2a-532-adaptive", "a2a-532-adaptive-0"}));
+  EXPECT_EQ(long_running, (std::vector<std::string>{"a2a-532-w1", "ti-a2a-532", "a2a-532-adaptive",
+                                                    "a2a-532-adaptive-0", "a2a-128-packet", "a2a-532-packet"}));
   EXPECT_EQ(s.cases[6].pes, 532);
   EXPECT_NE(s.cases[6].machine.find("t3e-900-mcurie.yaml"), std::string::npos);
   EXPECT_EQ(s.cases[6].variables.at("window"), "1");
@@ -78,11 +78,18 @@ TEST(BenchSuite, LoadsTheRepositorySuite) {
   EXPECT_EQ(s.cases[8].routing, "minimal_oblivious");
   EXPECT_TRUE(s.cases[10].routing.empty());
   EXPECT_EQ(s.cases[11].routing, "minimal_adaptive");
+  // the packet cases: BookSim's rate on the same configuration, 30x as the target
+  EXPECT_EQ(s.cases[14].name, "bs-k8-uniform");
+  EXPECT_EQ(s.cases[14].driver, "packet");
+  EXPECT_DOUBLE_EQ(s.cases[14].peer_flits_per_s, 29184);
+  EXPECT_DOUBLE_EQ(s.cases[14].speed_target, 30);
+  EXPECT_EQ(s.cases[0].driver, "fast");
+  EXPECT_TRUE(s.cases[0].peer.empty());
 }
 
 TEST(BenchSuite, ChaoticAndLongDefaultToFalse) {
   const auto s = io::load_bench_suite(data("tiny.yaml"));
-  ASSERT_EQ(s.cases.size(), 4u);
+  ASSERT_EQ(s.cases.size(), 5u);
   EXPECT_FALSE(s.cases[0].chaotic);
   EXPECT_FALSE(s.cases[0].long_running);
   EXPECT_TRUE(s.cases[3].chaotic);
@@ -222,6 +229,12 @@ INSTANTIATE_TEST_SUITE_P(
                       "routing_unknown.yaml:5:[0-9]+: cases\\[0\\].routing: names no routing \\(got 'adaptive'\\)"},
         RejectionCase{"chaotic_not_bool",
                       "chaotic_not_bool.yaml:5:[0-9]+: cases\\[0\\].chaotic: must be true or false"},
+        RejectionCase{"driver_unknown",
+                      "driver_unknown.yaml:5:[0-9]+: cases\\[0\\].driver: is fast or packet .*\\(got 'reference'\\)"},
+        RejectionCase{"peer_without_packet",
+                      "peer_without_packet.yaml:5:[0-9]+: cases\\[0\\].peer: a peer's flits per second compare only "
+                      "with a packet case"},
+        RejectionCase{"peer_rate_zero", "peer_rate_zero.yaml:12:[0-9]+: cases\\[0\\].peer.flits_per_s: must be"},
         RejectionCase{"case_name_twice", "case_name_twice.yaml:6:5: cases\\[1\\].name: another case has this name"},
         RejectionCase{"long_not_bool", "long_not_bool.yaml:5:[0-9]+: cases\\[0\\].long: must be true or false"},
         RejectionCase{"machine_missing", "machine_missing.yaml:5:[0-9]+: cases\\[0\\].machine: no such file"},

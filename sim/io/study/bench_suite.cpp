@@ -48,6 +48,22 @@ BenchCase read_case(const YAML::Node& node, const std::string& file, const std::
       throw InputError(pos_of(file, m.node()["routing"]), m.child_path("routing"), "names no routing",
                        "'" + c.routing + "'");
   }
+  if (m.has("driver")) {
+    c.driver = m.string_at("driver");
+    if (c.driver != "fast" && c.driver != "packet")
+      throw InputError(m.key_pos("driver"), m.child_path("driver"),
+                       "is fast or packet (the reference driver runs beside the fast one)", "'" + c.driver + "'");
+  }
+  if (auto peer = m.optional("peer")) {
+    if (c.driver != "packet")
+      throw InputError(m.key_pos("peer"), m.child_path("peer"),
+                       "a peer's flits per second compare only with a packet case (driver: packet)");
+    MapReader p(*peer, file, m.child_path("peer"));
+    c.peer = p.string_at("name");
+    c.peer_flits_per_s = static_cast<double>(p.integer_at("flits_per_s", 1, 1000000000000L));
+    if (p.has("target")) c.speed_target = static_cast<double>(p.integer_at("target", 1, 1000000));
+    p.finish();
+  }
   m.finish();
   return c;
 }
