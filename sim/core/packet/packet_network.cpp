@@ -49,6 +49,7 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   idle_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   routed_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   asking_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
+  asking_ports_.assign(static_cast<size_t>(n), 0);
   vc_blocked_.assign(static_cast<size_t>(n), 0);
   vc_wake_.assign(static_cast<size_t>(n), std::numeric_limits<int>::max());
   free_mask_.assign(static_cast<size_t>(n * kRouterPorts), v == 64 ? ~uint64_t{0} : bit(v) - 1);
@@ -133,11 +134,20 @@ void PacketNetwork::update_asking(int node, int local) {
   const InputVc& in = inputs_[static_cast<size_t>(node * vcs_per_router_ + local)];
   const int out = node * vcs_per_router_ + in.out_port * vcs + in.out_vc;
   const bool asking = in.count > 0 && outputs_[static_cast<size_t>(out)].credits > 0;
-  uint64_t& mask = asking_mask_[static_cast<size_t>(node * kRouterPorts + local / vcs)];
+  set_asking(node, local / vcs, local % vcs, asking);
+}
+
+void PacketNetwork::set_asking(int node, int port, int vc, bool asking) {
+  uint64_t& mask = asking_mask_[static_cast<size_t>(node * kRouterPorts + port)];
   if (asking)
-    mask |= bit(local % vcs);
+    mask |= bit(vc);
   else
-    mask &= ~bit(local % vcs);
+    mask &= ~bit(vc);
+  uint8_t& ports = asking_ports_[static_cast<size_t>(node)];
+  if (mask != 0)
+    ports = static_cast<uint8_t>(ports | bit(port));
+  else
+    ports = static_cast<uint8_t>(ports & ~bit(port));
 }
 
 void PacketNetwork::activate(int node) {
@@ -206,9 +216,10 @@ void PacketNetwork::step() {
   for (size_t i = 0; i < active_routers_.size(); ++i) {
     const int node = active_routers_[i];
     acted_ = false;
-    vc_stage(node);
-    switch_stage(node);
-    route_stage(node);
+    // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
+    if (unallocated_[static_cast<size_t>(node)] != 0 && !vc_blocked_[static_cast<size_t>(node)]) vc_stage(node);
+    if (asking_ports_[static_cast<size_t>(node)] != 0) switch_stage(node);
+    if (unrouted_[static_cast<size_t>(node)] != 0) route_stage(node);
     if (acted_ && buffered_[static_cast<size_t>(node)] > 0)
       active_routers_[kept++] = node;
     else
@@ -502,9 +513,9 @@ void PacketNetwork::switch_stage(int node) {
   uint8_t requests[kRouterPorts] = {};
   uint8_t request_vc[kRouterPorts][kRouterPorts];
   unsigned requested = 0;  // the output ports asked for
-  for (int port = 0; port < kRouterPorts; ++port) {
+  for (unsigned ports = asking_ports_[static_cast<size_t>(node)]; ports != 0; ports &= ports - 1) {
+    const int port = __builtin_ctz(ports);
     const uint64_t mask = asking_mask_[static_cast<size_t>(pbase + port)];
-    if (mask == 0) continue;
     const int start = sa_vc_[static_cast<size_t>(pbase + port)];
     // The VCs from the pointer on, then those before it.
     const uint64_t rounds[2] = {mask & ~(bit(start) - 1), mask & (bit(start) - 1)};
@@ -569,13 +580,13 @@ void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
     in.state = VcState::Idle;
     in.out_vc = -1;
     in.ready = now_ + 1;
-    asking_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] &= ~bit(in_vc);
+    set_asking(node, in_port, in_vc, false);
     if (in.count > 0) {  // the next packet's head
       ++unrouted_[static_cast<size_t>(node)];
       idle_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] |= bit(in_vc);
     }
   } else if (in.count == 0 || out.credits == 0) {
-    asking_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] &= ~bit(in_vc);
+    set_asking(node, in_port, in_vc, false);
   }
   const uint64_t traverse = static_cast<uint64_t>(config_.pipeline_cycles - 2);
   if (out_port == kTerminalPort) {

@@ -176,8 +176,9 @@ class PacketNetwork {
   void activate(int node);
   // Sets or clears the switch request of active input VC `local` from its flits and credits.
   void update_asking(int node, int local);
-  void mark_dry(uint64_t from, uint64_t to);  // some source had nothing to inject in [from, to]
-  void enqueue(Source& s, int message);       // after the newest
+  void set_asking(int node, int port, int vc, bool asking);  // keeps asking_ports_ in step
+  void mark_dry(uint64_t from, uint64_t to);                 // some source had nothing to inject in [from, to]
+  void enqueue(Source& s, int message);                      // after the newest
   void dequeue(Source& s, int message);
   [[noreturn]] void deadlock() const;
   std::string vc_name(int global_input_vc) const;
@@ -199,6 +200,7 @@ class PacketNetwork {
   // (a congested router holds mostly VCs that wait): idle with a flit (to route), routed (waiting
   // for an output VC), active with a flit and a credit for it (asking for the switch).
   std::vector<uint64_t> idle_mask_, routed_mask_, asking_mask_;
+  std::vector<uint8_t> asking_ports_;  // per router, bit port: its asking mask is not empty
   // Per router and output port, bit vc: output VCs no packet holds (a routed VC that sees none of its
   // own free cannot be granted one, so VC allocation passes it over).
   std::vector<uint64_t> free_mask_;
