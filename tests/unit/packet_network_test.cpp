@@ -121,6 +121,20 @@ TEST(PacketNetwork, PacingHoldsAMessageToItsRate) {
   EXPECT_LE(at, alone + 99 * 4 + 2);
 }
 
+TEST(PacketNetwork, PacingKeepsAFractionalRate) {
+  // 64-byte packets at 4.4 bytes a cycle: one every 14.545 cycles. Rounding each packet's gap up to
+  // whole cycles (15) would lose 3% of the rate; the PE's issue times keep the fraction.
+  PacketConfig c = booksim_like({4, 4, 4}, 4);
+  PacketNetwork net(c);
+  const int pacer = net.add_pacer(4.4);
+  net.add_message(0, 1, 64.0 * 200, pacer);
+  const uint64_t at = run_all(net, 1)[0];
+  const uint64_t alone = 1 + 2 + 2 * 4 + 2 + 3;
+  const double gaps = 199 * 64.0 / 4.4;  // 2894.5 cycles from the first packet to the last
+  EXPECT_GE(static_cast<double>(at), static_cast<double>(alone) + gaps);
+  EXPECT_LE(static_cast<double>(at), static_cast<double>(alone) + gaps + 2);
+}
+
 void expect_everything_delivered(const PacketConfig& c, const std::vector<std::pair<int, int>>& pairs, double bytes) {
   PacketNetwork net(c, 7);
   int n = 0;

@@ -337,7 +337,11 @@ void PacketNetwork::inject(int node) {
     m.bytes_left -= payload;
     if (m.pacer >= 0) {
       Pacer& p = pacers_[static_cast<size_t>(m.pacer)];
-      p.next = std::max(p.next, static_cast<double>(now_)) + payload / p.bytes_per_cycle;
+      // The PE's issue time of this packet: its ready time if it went in the first cycle it could
+      // (kept to the fraction of a cycle, so a backlogged PE keeps its exact rate, not a whole number of
+      // cycles a packet), else now (it waited for something else, and a PE does not save up its rate).
+      const double issued = p.next > static_cast<double>(now_) - 1 ? p.next : static_cast<double>(now_);
+      p.next = issued + payload / p.bytes_per_cycle;
     }
     // Next time, the message after this one (after the newest, the oldest).
     s.turn = m.next == s.first ? -1 : m.next;
