@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# report_in_browser.sh T3SIM SWEEP_SPEC OUT [SECOND_SPEC [AXES_SPEC]]: the reports as a person opens them, in a real browser
+# report_in_browser.sh T3SIM SWEEP_SPEC OUT [SECOND_SPEC [AXES_SPEC [PLACEMENTS_SPEC]]]: the reports as a person opens them, in a real browser
 # (Debian's chromium, headless). Writes the default study's report (sweep --report) and the validation's
 # (validate --report; the Cray suites: the BookSim one is 2 minutes of its own), loads each page in Chromium and checks, from the page's DOM after load:
 #   - no script error and no console error (the page records both in <body data-check>), and no
@@ -10,10 +10,14 @@
 #   - the page asks for nothing over the network.
 # SECOND_SPEC: a study of several machines, whose page adds the by-machine plot; checked the same way.
 # AXES_SPEC: a study with axes and a `plot:`, whose page shows the study's own figure instead.
+# PLACEMENTS_SPEC: a study of two placements on a narrow torus: a line per placement, named, in the page's
+# plots and the standalone SVGs; whole-number ticks on the heat map.
+# The validation page's parity axes say the cases' units (the XT3's: s) with several ticks on a narrow
+# log range, and its rate axes binary sizes.
 # Keeps a screenshot of each page (OUT/*.png). Exit 77 (ctest: skipped) with the reason when Chromium is
 # missing, unless CI=true: then 1.
 set -u
-bin=$1 spec=$2 out=$3 second=${4:-} axes=${5:-}
+bin=$1 spec=$2 out=$3 second=${4:-} axes=${5:-} placements=${6:-}
 fail() { echo "FAIL: $*"; exit 1; }
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
@@ -76,3 +80,31 @@ if [ -n "$axes" ]; then
   grep -q 'id="study-1"' "$out/axes/report.html" || fail "$axes: no study figure on its page"
   check_page "$(cd "$out/axes" && pwd)/report.html" results "$(($(wc -l <"$out/axes/sweep.csv") - 1))" axes
 fi
+if [ -n "$placements" ]; then
+  "$bin" sweep "$placements" --out "$out/placements" --report >"$out/placements.log" 2>&1 ||
+    fail "sweep --report of $placements failed: $(tail -3 "$out/placements.log")"
+  for f in "$out"/placements/pe-bandwidth-*B.svg "$out"/placements/report-files/pe-bandwidth-*B.svg; do
+    grep -q "placement contiguous" "$f" && grep -q "placement random:7" "$f" || fail "$f: not a line per placement"
+  done
+  python3 - "$out/placements/report-files/busiest-point.links.svg" <<'PY' || exit 1
+import re, sys
+ticks = re.findall(r"<text[^>]*>\s*(-?[0-9.]+)\s*<", open(sys.argv[1], encoding="utf-8").read())
+halves = [t for t in ticks if "." in t]
+if not ticks or halves:
+    sys.exit(f"FAIL: heat map of a narrow torus: tick labels {ticks}")
+PY
+  check_page "$(cd "$out/placements" && pwd)/report.html" results "$(($(wc -l <"$out/placements/sweep.csv") - 1))" placements
+fi
+v=$out/validation/report-files
+grep -q "measured (s)" "$v/xt3-pmemd-iobuf-parity.svg" || fail "the XT3 parity axis does not say seconds"
+if grep -q "us or MB/s" "$v"/*-parity.svg; then fail "a parity axis says 'us or MB/s'"; fi
+python3 - "$v/xt3-pmemd-iobuf-parity.svg" "$v/t3d-shmem-get-rate.svg" <<'PY' || exit 1
+import re, sys
+parity = set(re.findall(r"<text[^>]*>\s*([0-9.]+)\s*<", open(sys.argv[1], encoding="utf-8").read()))
+if len(parity) < 3:
+    sys.exit(f"FAIL: the XT3 parity plot's log axes have the tick labels {sorted(parity)}")
+rate = re.findall(r"<text[^>]*>\s*([0-9.]+ ?[kKMG]?i?B)\s*<", open(sys.argv[2], encoding="utf-8").read())
+if not rate or any(not re.search(r" (B|KiB|MiB)$", t) for t in rate):
+    sys.exit(f"FAIL: the T3D rate plot's size ticks {rate}")
+PY
+echo "ok: validation axes in the cases' units, several log ticks, binary size ticks"

@@ -22,7 +22,7 @@ if [ "$done_at_kill" -ge "$total" ]; then
   echo "the sweep finished before it could be killed ($done_at_kill of $total points)"
   exit 1
 fi
-sleep 1  # let the killed sweep's running child finish on its own: its point file is ignored
+# The killed sweep's running point died with it (PR_SET_PDEATHSIG; tests/sweep_stop.sh checks that).
 log=$("$bin" sweep "$spec" --out "$out/killed" 2>&1) || { echo "the resumed sweep failed: $log"; exit 1; }
 if ! grep -Eq "$total points, $done_at_kill already in" <<<"$log"; then
   echo "the resumed sweep did not skip the $done_at_kill finished points: $log"

@@ -1,9 +1,11 @@
 #include "sim/child/child_run.hpp"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +17,11 @@
 #include "sim/protocol/run_request.hpp"
 
 namespace t3sim::child {
+
+void die_with_parent(pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(137);  // the parent was gone before the line above: adopted already
+}
 
 ChildOutcome run_child(const std::vector<std::string>& args) {
   std::vector<std::string> all = {"t3sim"};
@@ -28,9 +35,11 @@ ChildOutcome run_child(const std::vector<std::string>& args) {
   // end (its reader would wait for that child to exit too).
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe for a child run");
   const auto started = std::chrono::steady_clock::now();
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a child run");
   if (pid == 0) {
+    die_with_parent(parent);
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);

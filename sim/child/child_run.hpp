@@ -1,6 +1,8 @@
 // Runs t3sim itself in child processes: SimGrid 3.32 allows one simulation per process, so every
 // command that needs several runs (validate, calibrate, sweep, bench) goes through here.
 #pragma once
+#include <sys/types.h>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -17,7 +19,12 @@ struct ChildOutcome {
   double peak_rss_bytes = 0;
 };
 
-// Runs `t3sim ARGS...` (args without the program name) and waits for it.
+// In a child just forked by `parent` (its getpid() before the fork): the child is killed (SIGKILL) when
+// the thread that forked it ends, even by `kill -9` of the parent (PR_SET_PDEATHSIG, kept across exec),
+// and exits at once when the parent died before this call could arm that. No orphan runs on.
+void die_with_parent(pid_t parent);
+
+// Runs `t3sim ARGS...` (args without the program name) and waits for it; dies with the caller.
 ChildOutcome run_child(const std::vector<std::string>& args);
 
 // `t3sim run ... --json` in a child; throws std::runtime_error with the child's exit status on failure.

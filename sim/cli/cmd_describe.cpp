@@ -30,8 +30,12 @@ void print_params(const std::string& section, const std::vector<core::ParamDecl<
 }
 
 // One machine file's parameters: value, the range it may lie in and where that comes from.
-void print_machine_values(const std::string& file) {
-  const core::MachineSpec m = io::load_machine(file);
+void print_machine_values(const std::string& file, const std::vector<std::pair<std::string, std::string>>& params) {
+  core::MachineSpec m = io::load_machine(file);
+  protocol::RunRequest overrides;
+  overrides.machine = file;
+  overrides.params = params;
+  apply_params(m, overrides);
   std::cout << fmt::format("{} ({}): {}\n", m.name, file, m.doc);
   std::string failed;
   for (core::LinkId l : m.failed_links) failed += " " + core::Torus::link_name(l);
@@ -40,11 +44,13 @@ void print_machine_values(const std::string& file) {
   std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", "parameter", "value", "range", "range from");
   auto line = [&](const std::string& path, double value, core::Quantity q) {
     auto it = m.uncertainty.find(path);
-    const std::string range = it == m.uncertainty.end() ? "-"
-                                                        : core::format_quantity(it->second.low, q) + " .. " +
-                                                              core::format_quantity(it->second.high, q);
-    std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", path, core::format_quantity(value, q), range,
-                             it == m.uncertainty.end() ? "" : it->second.why);
+    const bool ranged = it != m.uncertainty.end();
+    const std::string range =
+        !ranged ? "-" : core::format_quantity(it->second.low, q) + " .. " + core::format_quantity(it->second.high, q);
+    std::string from = ranged ? it->second.why : "";
+    if (auto by = m.set_by.find(path); by != m.set_by.end())  // its base's range is not its range
+      from = "set by " + by->second + (ranged ? "; " + from : ", no range");
+    std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", path, core::format_quantity(value, q), range, from);
   };
   for (const auto& d : core::node_params()) line("node." + d.key, d.get(m.node), d.quantity);
   for (const auto& d : core::network_params()) line("network." + d.key, d.get(m.network), d.quantity);
@@ -58,16 +64,20 @@ void print_machine_values(const std::string& file) {
     for (const auto& d : core::profile_params())
       line("software.profiles." + p.name + "." + d.key, d.get(p), d.quantity);
   std::cout
-      << "\nA '-' range: the value is taken as exact (a measured or structural figure, or not yet given a range).\n";
+      << "\nA '-' range: the value is taken as exact (a measured or structural figure, or not yet given a range).\n"
+      << "A value set over its base's (by a derived machine file or --param) has only the range its setter gives.\n";
 }
 
 }  // namespace
 
-int cmd_describe(const std::string& what, const std::string& file) {
+int cmd_describe(const std::string& what, const std::string& file,
+                 const std::vector<std::pair<std::string, std::string>>& params) {
   if (what == "machine" && !file.empty()) {
-    print_machine_values(file);
+    print_machine_values(file, params);
     return 0;
   }
+  if (!params.empty())
+    throw io::InputError({"--param", 0, 0}, "", "goes with 'describe machine FILE'", "'" + params[0].first + "'");
   if (!file.empty())
     throw io::InputError({"describe", 0, 0}, "", "only 'describe machine' takes a FILE", "'" + file + "'");
   if (what == "machine") {

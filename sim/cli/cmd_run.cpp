@@ -49,6 +49,11 @@ void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
     const auto v = core::parse_quantity(text, *q, &why);
     if (!v || *v < 0) throw io::InputError({"--param", 0, 0}, path, v ? "must not be negative" : why, "'" + text + "'");
     core::set_param(m, path, *v);
+    // The machine file's range and source were of its own value, not of this one (so `sensitivity` and
+    // `--uncertainty` leave it alone, and `describe` says who set it).
+    m.uncertainty.erase(path);
+    m.provenance.erase(path);
+    m.set_by[path] = "--param";
   }
   if (const auto wrong = m.io_inconsistency(); wrong && !a.params.empty())
     throw io::InputError({"--param", 0, 0}, wrong->first, wrong->second,
@@ -132,10 +137,13 @@ int cmd_run(const protocol::RunRequest& a) {
   }
   if (!a.transfers_file.empty()) write_making_folder(a.transfers_file, io::transfers_csv(result));
   std::optional<analysis::TrafficReport> traffic;
+  // A step workload's report is made when something shows it (the printed text, --summary, --traffic),
+  // not for --json alone (validate's child runs); --out writes its files only when it was asked for.
+  const bool traffic_files = !pattern.empty() || is_trace || a.summary || !a.traffic_file.empty();
   if (!pattern.empty()) {
     const std::string label = pattern == "swap" ? core::kSwapLabel : core::kExchangeLabel;
     traffic = analysis::traffic_report(machine, *placement, result, label, job_pes);
-  } else if (is_trace || a.summary || !a.traffic_file.empty()) {  // a step workload: every operation counts
+  } else if (traffic_files || !a.json) {  // a step workload or a trace: every operation counts
     traffic = analysis::traffic_report(machine, *placement, result, "", job_pes);
   }
   if (!a.traffic_file.empty()) write_making_folder(a.traffic_file, io::traffic_json(*traffic) + "\n");
@@ -146,7 +154,7 @@ int cmd_run(const protocol::RunRequest& a) {
     io::write_file_atomically(stem + ".csv", io::results_csv(result));
     io::write_file_atomically(stem + ".json", io::results_json(result));
     io::write_file_atomically(stem + ".pes.csv", io::time_split_csv(split));
-    if (traffic) {
+    if (traffic && traffic_files) {
       io::write_file_atomically(stem + ".traffic.json", io::traffic_json(*traffic) + "\n");
       io::write_file_atomically(stem + ".transfers.csv", io::transfers_csv(result));
       const std::string note = report::plot_link_heatmap(machine, *traffic, stem);
@@ -157,10 +165,11 @@ int cmd_run(const protocol::RunRequest& a) {
     std::cout << io::run_summary(result, *traffic).to_json() << "\n";
   } else if (a.json)
     std::cout << io::results_json(result);
-  else if (is_trace)
-    std::cout << io::trace_summary(result, split) << io::traffic_summary(*traffic);
-  else
-    std::cout << io::results_table(result) << (traffic ? io::traffic_summary(*traffic) : "");
+  else if (a.ops)  // every operation, then the traffic report
+    std::cout << io::results_table(result) << io::traffic_summary(*traffic);
+  else  // in brief: makespan, time split, per-PE bandwidth, link utilisation and the busiest links
+    std::cout << io::trace_summary(result, split, is_trace ? "trace" : "workload") << io::traffic_summary(*traffic)
+              << io::swap_summary(result) << (is_trace ? "" : "(the table of every operation: --ops)\n");
   return 0;
 }
 

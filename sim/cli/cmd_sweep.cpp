@@ -3,6 +3,7 @@
 // fsync), so a killed sweep loses at most the points still running; run again, it skips the points
 // already in the file and drops a half-written last line. At the end the file is rewritten in point
 // order (deterministic: no wall times; those go to sweep-timing.csv) and plotted if gnuplot is there.
+// Points die with the sweep (even on kill -9); SIGINT or SIGTERM stops it and prints the resuming command.
 // With --points LIST it runs only those points and appends to a part file of its own (a Slurm array
 // task: sweep_parts.hpp); --slurm, --collect, --resubmit and --wait hand the study to Slurm
 // (cmd_sweep_slurm.cpp).
@@ -13,6 +14,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +25,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/child/child_run.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/files/input_error.hpp"
@@ -42,17 +46,22 @@ struct Running {
   std::chrono::steady_clock::time_point started;
 };
 
+// `mask`: the signal mask to run the point's process under (the sweep's own before it blocked SIGINT,
+// SIGTERM and SIGCHLD to wait for them).
 pid_t start_point(const io::SweepPoint& p, const std::string& dir, const std::string& out_file,
-                  const std::string& err_file, int uncertainty) {
+                  const std::string& err_file, int uncertainty, const sigset_t& mask) {
   protocol::RunRequest request = p.request();
   request.uncertainty = uncertainty;
   request.traffic_file = study::point_traffic_file(dir, p.index);
   std::vector<std::string> args = {"t3sim"};
   const auto run = request.to_argv();
   args.insert(args.end(), run.begin(), run.end());
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a sweep point");
   if (pid == 0) {
+    child::die_with_parent(parent);  // a sweep killed, even by kill -9, leaves no point running
+    sigprocmask(SIG_SETMASK, &mask, nullptr);
     const int out = ::open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (out < 0 || err < 0) _exit(126);
@@ -73,7 +82,17 @@ pid_t start_point(const io::SweepPoint& p, const std::string& dir, const std::st
 struct PointsRun {
   int failures = 0;
   std::map<std::string, double> wall;  // by point id
+  int interrupted = 0;                 // SIGINT or SIGTERM when the sweep was stopped by one; 0: it ran to the end
 };
+
+// True when SIGINT or SIGTERM is pending for this process (blocked: taken by sigwaitinfo).
+int pending_interrupt() {
+  sigset_t pending;
+  sigpending(&pending);
+  for (int sig : {SIGINT, SIGTERM})
+    if (sigismember(&pending, sig)) return sig;
+  return 0;
+}
 PointsRun run_points(const std::vector<io::SweepPoint>& todo, const std::string& dir, size_t already, size_t total,
                      int jobs, int uncertainty, const std::string& rows_file, const std::string& failed_file,
                      const std::string& scratch, const std::string& timing_file = "") {
@@ -81,20 +100,37 @@ PointsRun run_points(const std::vector<io::SweepPoint>& todo, const std::string&
   PointsRun run;
   std::map<pid_t, Running> running;
   size_t next = 0, finished = already;
-  while (next < todo.size() || !running.empty()) {
+  // SIGINT and SIGTERM are blocked and waited for beside SIGCHLD (sigwaitinfo): no handler, no global
+  // flag. Either stops the sweep: its points still running are killed and the resuming command printed.
+  sigset_t watched, mask;
+  sigemptyset(&watched);
+  for (int sig : {SIGINT, SIGTERM, SIGCHLD}) sigaddset(&watched, sig);
+  sigprocmask(SIG_BLOCK, &watched, &mask);
+  while ((next < todo.size() || !running.empty()) && run.interrupted == 0) {
     while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
       const auto& p = todo[next++];
       const std::string base = scratch + "/" + std::to_string(p.index);
-      running[start_point(p, dir, base + ".json", base + ".err", uncertainty)] = {p, base + ".json", base + ".err",
-                                                                                  std::chrono::steady_clock::now()};
+      running[start_point(p, dir, base + ".json", base + ".err", uncertainty, mask)] = {
+          p, base + ".json", base + ".err", std::chrono::steady_clock::now()};
     }
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid < 0) break;
+    if (pid == 0) {  // none finished yet: sleep until one does or the sweep is told to stop
+      siginfo_t info;
+      const int sig = sigwaitinfo(&watched, &info);
+      if (sig == SIGINT || sig == SIGTERM) run.interrupted = sig;
+      continue;
+    }
     auto it = running.find(pid);
     if (it == running.end()) continue;
     const Running r = it->second;
     running.erase(it);
+    // Ctrl-C reaches the whole process group: a point killed with the sweep did not fail, it was stopped.
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM) && pending_interrupt()) {
+      run.interrupted = WTERMSIG(status);
+      break;
+    }
     ++finished;
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count();
     run.wall[r.point.id()] = secs;
@@ -120,7 +156,41 @@ PointsRun run_points(const std::vector<io::SweepPoint>& todo, const std::string&
     }
     std::cerr << fmt::format("[{}/{}] {} {:.1f}s {}\n", finished, total, r.point.id(), secs, outcome);
   }
+  for (const auto& [pid, r] : running) kill(pid, SIGKILL);  // interrupted: what is left would be redone anyway
+  for (const auto& [pid, r] : running) waitpid(pid, nullptr, 0);
+  sigprocmask(SIG_SETMASK, &mask, nullptr);
   return run;
+}
+
+// The command that resumes this sweep where it stopped: this binary, the same study, folder and options.
+std::string resume_command(const SweepArgs& a, const std::string& dir) {
+  char self[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::vector<std::string> words = {n > 0 ? std::string(self, static_cast<size_t>(n)) : "t3sim", "sweep", a.spec,
+                                    "--out", dir};
+  if (!a.points.empty()) words.insert(words.end(), {"--points", a.points});
+  if (!a.driver.empty()) words.insert(words.end(), {"--driver", a.driver});
+  if (a.uncertainty > 0) words.insert(words.end(), {"--uncertainty", std::to_string(a.uncertainty)});
+  if (a.report) words.push_back("--report");
+  if (a.force) words.push_back("--force");
+  std::string text;
+  for (const auto& w : words) {
+    const bool plain = !w.empty() && w.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                         "_-+=.,/:@%") == std::string::npos;
+    std::string quoted = "'";
+    for (char c : w) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text += (text.empty() ? "" : " ") + (plain ? w : quoted + "'");
+  }
+  return text;
+}
+
+// What an interrupted sweep says, and its exit status (128 + the signal, as a shell reports it).
+int interrupted(const std::string& name, int sig, size_t done, size_t total, const SweepArgs& a,
+                const std::string& dir) {
+  std::cerr << fmt::format("sweep {}: interrupted by {} with {} of {} points done; resume with:\n  {}\n", name,
+                           sig == SIGINT ? "SIGINT" : "SIGTERM", done, total, resume_command(a, dir));
+  return 128 + sig;
 }
 
 std::string timing_text(const std::map<std::string, double>& wall) {
@@ -132,7 +202,9 @@ std::string timing_text(const std::map<std::string, double>& wall) {
 // One array task (--points LIST): the listed points not yet done anywhere under DIR, appended to the
 // task's own part files. sweep.csv is not touched: `--collect` merges.
 int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points, const std::string& dir,
-             const std::string& list, int uncertainty) {
+             const SweepArgs& a) {
+  const std::string& list = a.points;
+  const int uncertainty = a.uncertainty;
   const std::vector<int> selected = study::parse_point_selection(list, static_cast<int>(points.size()));
   const study::PartFiles files = study::part_files(dir, study::format_point_selection(selected));
   std::filesystem::create_directories(dir + "/parts");
@@ -152,6 +224,9 @@ int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& point
   for (const auto& f : {files.rows, files.failed, files.timing}) study::drop_torn_last_line(f);
   const PointsRun run = run_points(todo, dir, selected.size() - todo.size(), selected.size(), jobs, uncertainty,
                                    files.rows, files.failed, scratch, files.timing);
+  if (run.interrupted)
+    return interrupted(spec.name, run.interrupted, selected.size() - todo.size() + run.wall.size(), selected.size(), a,
+                       dir);
   std::filesystem::remove_all(scratch);
   std::cerr << fmt::format("sweep {} task: {} points run, {} failed\n", spec.name, todo.size(), run.failures);
   return run.failures > 0 ? 1 : 0;
@@ -177,7 +252,7 @@ int cmd_sweep(const SweepArgs& a) {
           {"--out", 0, 0}, "",
           dir + " holds " + other + ", not " + a.spec + ": give another --out, or --force to write into it anyway");
   }
-  if (!a.points.empty()) return run_task(spec, points, dir, a.points, a.uncertainty);
+  if (!a.points.empty()) return run_task(spec, points, dir, a);
   if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
   std::filesystem::create_directories(dir);
   report::write_sweep_manifest(dir, a.spec, a.uncertainty);
@@ -200,6 +275,8 @@ int cmd_sweep(const SweepArgs& a) {
   const PointsRun run =
       run_points(todo, dir, points.size() - todo.size(), points.size(), jobs, a.uncertainty, csv, "", dir + "/.points");
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count();
+  if (run.interrupted)  // sweep.csv holds every point finished (durably): the rerun skips them
+    return interrupted(spec.name, run.interrupted, study::read_sweep_rows(csv).size(), points.size(), a, dir);
 
   // Point order, so that the same study gives the same file (rows found by id take the current index).
   auto rows = study::read_sweep_rows(csv);

@@ -15,7 +15,7 @@ namespace t3sim::cli {
 int cmd_run(const protocol::RunRequest& a);
 
 struct BenchArgs {
-  std::string suite = "bench/suite.yaml";
+  std::string suite;               // default: bench/suite.yaml of t3sim's data (io::data_file)
   std::vector<std::string> cases;  // only these (default: all)
   int repeat = 3;                  // runs per case with the fast driver
   int reference_repeat = 1;        // runs per case with the reference driver; 0: skip it
@@ -37,10 +37,12 @@ int cmd_route(const RouteArgs& a);
 int cmd_route_all(const RouteArgs& a);
 // Applies run's machine overrides (--param, --routing, --fail) to a loaded machine.
 void apply_params(core::MachineSpec& m, const protocol::RunRequest& a);
-int cmd_describe(const std::string& what, const std::string& file = "");
+// `describe machine FILE [--param PATH=VALUE]...`: the file's values, ranges and who set each.
+int cmd_describe(const std::string& what, const std::string& file = "",
+                 const std::vector<std::pair<std::string, std::string>>& params = {});
 
 struct ValidateArgs {
-  std::string cases;
+  std::string cases;                // default: validation/cases.yaml of t3sim's data (io::data_file)
   std::vector<std::string> suites;  // empty: all
   bool json = false;
   std::string plot_dir;    // when set, gnuplot SVGs of the comparison go here
@@ -53,7 +55,7 @@ int cmd_validate(const ValidateArgs& a);
 int cmd_report(const std::string& dir);
 
 struct CalibrateArgs {
-  std::string cases;
+  std::string cases;    // default: validation/cases.yaml of t3sim's data, written only if that is a source tree
   std::string suite;    // empty: all
   std::string profile;  // empty: every profile in the suite's data
   bool dry_run = false;
@@ -87,8 +89,5 @@ int cmd_sweep(const SweepArgs& a);
 // The Slurm modes of `t3sim sweep` (cmd_sweep_slurm.cpp); `dir` is the results folder.
 int cmd_sweep_slurm(const SweepArgs& a, const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points,
                     const std::string& dir);
-
-// The cases file used when --cases is not given: validation/cases.yaml of the source tree.
-std::string default_cases_path();
 
 }  // namespace t3sim::cli

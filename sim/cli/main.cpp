@@ -9,14 +9,9 @@
 #include "sim/core/routing/routing.hpp"
 #include "sim/core/support/units.hpp"
 #include "sim/engine/simulation.hpp"
+#include "sim/io/files/data_dir.hpp"
 #include "sim/io/files/input_error.hpp"
 #include "sim/io/workload/workload_loader.hpp"
-
-namespace t3sim::cli {
-
-std::string default_cases_path() { return std::string(T3SIM_SOURCE_DIR) + "/validation/cases.yaml"; }
-
-}  // namespace t3sim::cli
 
 namespace {
 
@@ -45,6 +40,118 @@ std::string filesystem_message(const std::filesystem::filesystem_error& e) {
   if (operation.rfind(prefix, 0) == 0) operation = operation.substr(prefix.size());
   if (const size_t colon = operation.find(": "); colon != std::string::npos) operation = operation.substr(0, colon);
   return (e.path1().empty() ? "" : e.path1().string() + ": ") + e.code().message() + " (" + operation + ")";
+}
+
+// The subcommands users call (the hidden ones, like `man`, left out).
+std::vector<const CLI::App*> visible_commands(const CLI::App& app) {
+  std::vector<const CLI::App*> out;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+    out.push_back(sub);
+  return out;
+}
+
+// A subcommand's long options, in declaration order.
+std::vector<std::string> long_options(const CLI::App& cmd) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : cmd.get_options())
+    if (!o->get_group().empty())  // a hidden option (--echo-request) is not offered
+      for (const std::string& name : o->get_lnames()) out.push_back("--" + name);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// `t3sim completion bash`: a bash completion script made from the declared subcommands and options, so it
+// cannot drift from them. `choices` are the values offered after an option (--routing, --driver, ...).
+std::string bash_completion(const CLI::App& app, const std::map<std::string, std::vector<std::string>>& choices) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : visible_commands(app)) names.push_back(sub->get_name());
+  std::string s =
+      "# bash completion for t3sim, written by `t3sim completion bash` from the command's own options.\n"
+      "_t3sim() {\n"
+      "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\" opts=\"\"\n"
+      "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+      "    COMPREPLY=($(compgen -W \"" +
+      joined(names) +
+      " --help --version\" -- \"$cur\"))\n"
+      "    return\n"
+      "  fi\n"
+      "  case \"$prev\" in\n";
+  for (const auto& [option, values] : choices)
+    s += "    " + option + ") COMPREPLY=($(compgen -W \"" + joined(values) + "\" -- \"$cur\")); return ;;\n";
+  s += "  esac\n  case \"${COMP_WORDS[1]}\" in\n";
+  for (const CLI::App* sub : visible_commands(app))
+    s += "    " + sub->get_name() + ") opts=\"" + joined(long_options(*sub)) + "\" ;;\n";
+  s += "  esac\n"
+       "  case \"${COMP_WORDS[1]}\" in\n"
+       "    help) [ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W \"" +
+       joined(names) +
+       "\" -- \"$cur\")) && return ;;\n"
+       "    completion) COMPREPLY=($(compgen -W \"bash\" -- \"$cur\")); return ;;\n"
+       "    describe) [ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W \"machine workload trace\" -- \"$cur\")) && "
+       "return ;;\n"
+       "  esac\n"
+       "  if [[ \"$cur\" == -* ]]; then\n"
+       "    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+       "  else\n"
+       "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+       "  fi\n"
+       "}\n"
+       "complete -o filenames -F _t3sim t3sim\n";
+  return s;
+}
+
+// roff text: a backslash doubled, a leading dot or quote escaped.
+std::string roff_line(const std::string& line) {
+  std::string out;
+  for (char c : line) out += c == '\\' ? std::string("\\e") : std::string(1, c);
+  if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out = "\\&" + out;
+  return out;
+}
+
+// `t3sim man`: the manual page (roff), made from the same help texts `COMMAND --help` prints.
+std::string man_page(const CLI::App& app, const std::string& version) {
+  std::string s = ".TH T3SIM 1 \"\" \"" + version +
+                  "\" \"User Commands\"\n"
+                  ".SH NAME\n"
+                  "t3sim \\- a simulator of Cray T3D/T3E-class 3D-torus machines and their SHMEM network\n"
+                  ".SH SYNOPSIS\n"
+                  ".B t3sim\n"
+                  "\\fICOMMAND\\fR [\\fIOPTIONS\\fR]\n"
+                  ".br\n"
+                  ".B t3sim help\n"
+                  "[\\fICOMMAND\\fR]\n"
+                  ".SH DESCRIPTION\n"
+                  "t3sim predicts how long a parallel program takes on a Cray T3D, T3E or XT3 and why. Machines "
+                  "and workloads are YAML files; predictions are checked against recorded measurements "
+                  "(\\fBt3sim validate\\fR).\n"
+                  ".SH COMMANDS\n";
+  for (const CLI::App* sub : visible_commands(app)) {
+    s += ".SS " + sub->get_name() + "\n.nf\n";  // the help's first line is the command's description
+    std::string help = sub->help("t3sim");
+    size_t start = 0;
+    for (size_t end; (end = help.find('\n', start)) != std::string::npos; start = end + 1)
+      s += roff_line(help.substr(start, end - start)) + "\n";
+    s += ".fi\n";
+  }
+  s += ".SH ENVIRONMENT\n"
+       ".TP\n.B T3SIM_DATA\n"
+       "The folder holding t3sim's data (platforms/, workloads/, validation/, bench/), used for the defaults of "
+       "\\fBvalidate\\fR, \\fBcalibrate\\fR and \\fBbench\\fR. When unset: ../share/t3sim beside the binary, or the "
+       "source tree of the build tree the binary runs from.\n"
+       ".SH FILES\n"
+       ".TP\n.I PREFIX/share/t3sim\n"
+       "machine files (platforms/), workloads and studies (workloads/), validation data (validation/), the speed "
+       "suite (bench/)\n"
+       ".SH EXIT STATUS\n"
+       "0 success; 1 a failed check (a validation case out of tolerance) or a run error; 2 bad usage or bad input.\n"
+       ".SH SEE ALSO\n"
+       "\\fBt3sim help\\fR \\fICOMMAND\\fR; docs/commands.md and docs/user-guide.md of the source.\n";
+  return s;
 }
 
 }  // namespace
@@ -150,7 +257,14 @@ int main(int argc, char** argv) {
                       "also write WORKLOAD.PROFILE.csv and .json into this folder (a streamed TI trace: records "
                       "summed per PE, label and kind)");
   auto* json_flag = run_cmd->add_flag("--json", run.json, "print JSON instead of a table");
-  run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line")->excludes(json_flag);
+  auto* summary_flag = run_cmd->add_flag("--summary", run.summary, "print only the traffic report as one JSON line")
+                           ->excludes(json_flag);
+  run_cmd
+      ->add_flag("--ops", run.ops,
+                 "print the table of every operation (pe, label, op, peer, bytes, times, rates) before the traffic "
+                 "report, instead of the short summary")
+      ->excludes(json_flag)
+      ->excludes(summary_flag);
   run_cmd->add_option("--paje", run.paje, "also write a SimGrid Paje trace of the run (view it in ViTE)");
   run_cmd->add_option("--traffic", run.traffic_file,
                       "also write the traffic report (JSON: per-size bandwidths, every link's load) to this file; "
@@ -200,10 +314,14 @@ int main(int argc, char** argv) {
   describe_cmd->add_option("WHAT", describe_what, "machine | workload | trace")->required();
   std::string describe_file;
   describe_cmd->add_option("FILE", describe_file, "with 'machine': a machine file, to list its values and ranges");
+  std::vector<std::string> describe_params;
+  describe_cmd->add_option("--param", describe_params,
+                           "with 'machine FILE': override a parameter as run does (PATH=VALUE, repeatable); its "
+                           "range is dropped");
 
-  ValidateArgs val{default_cases_path(), {}, false, "", "", ""};
+  ValidateArgs val;
   auto* val_cmd = app.add_subcommand("validate", "Run every validation case; exit 1 if any is out of tolerance");
-  val_cmd->add_option("--cases", val.cases, "validation cases file")->capture_default_str();
+  val_cmd->add_option("--cases", val.cases, "validation cases file (default: validation/cases.yaml of t3sim's data)");
   val_cmd->add_option("--suite", val.suites, "only these suites (comma-separated or repeated)")->delimiter(',');
   val_cmd->add_flag("--json", val.json, "print JSON instead of a table");
   val_cmd->add_option("--plot", val.plot_dir, "also plot predicted against measured (SVG, gnuplot) into this folder");
@@ -221,10 +339,12 @@ int main(int argc, char** argv) {
       "report", "Write DIR/report.html for the results in DIR (a sweep's --out folder or validate --report's)");
   report_cmd->add_option("DIR", report_dir, "results folder")->required();
 
-  CalibrateArgs cal{default_cases_path(), "", "", false, false};
+  CalibrateArgs cal;
   auto* cal_cmd =
       app.add_subcommand("calibrate", "Fit profile parameters to a suite's measurements and write them back");
-  cal_cmd->add_option("--cases", cal.cases, "validation cases file")->capture_default_str();
+  cal_cmd->add_option("--cases", cal.cases,
+                      "validation cases file (default: validation/cases.yaml of t3sim's data; written back only "
+                      "when that is the source tree of the build tree t3sim runs from)");
   cal_cmd->add_option("--suite", cal.suite, "only this suite");
   cal_cmd->add_option("--profile", cal.profile, "only this profile");
   cal_cmd->add_flag("--dry-run", cal.dry_run, "print the fit, write nothing");
@@ -288,7 +408,7 @@ int main(int argc, char** argv) {
   BenchArgs bench;
   auto* bench_cmd =
       app.add_subcommand("bench", "Measure speed: the fixed benchmark suite, fast driver against the reference driver");
-  bench_cmd->add_option("SUITE", bench.suite, "suite file (YAML)")->capture_default_str();
+  bench_cmd->add_option("SUITE", bench.suite, "suite file (YAML; default: bench/suite.yaml of t3sim's data)");
   bench_cmd->add_option("--cases", bench.cases, "only these cases (by name)");
   bench_cmd->add_option("--repeat", bench.repeat, "runs per case with the fast driver (the median is reported)")
       ->check(CLI::Range(1, 100))
@@ -312,11 +432,49 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--out", bench.out_dir, "folder for bench.csv, bench.json and the runs' transfers")
       ->capture_default_str();
 
+  std::string help_topic;
+  auto* help_cmd = app.add_subcommand("help", "Print the help of t3sim or of one command (the same as COMMAND --help)");
+  help_cmd->add_option("COMMAND", help_topic, "a command");
+  std::string completion_shell;
+  auto* completion_cmd =
+      app.add_subcommand("completion", "Print a shell completion script made from the commands' options");
+  completion_cmd->add_option("SHELL", completion_shell, "bash")->required()->check(CLI::IsMember({"bash"}));
+  auto* man_cmd = app.add_subcommand("man", "Print the manual page (roff), made from the commands' help");
+  man_cmd->group("");  // the build writes it (t3sim.1); not a command users need
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+
+  if (*help_cmd) {
+    if (help_topic.empty()) {  // app.help() would give the selected `help` command's own
+      std::cout << app.get_formatter()->make_help(&app, "t3sim", CLI::AppFormatMode::Normal);
+      return 0;
+    }
+    const auto commands = visible_commands(app);
+    for (const CLI::App* sub : commands)
+      if (sub->get_name() == help_topic) {
+        std::cout << sub->help("t3sim");
+        return 0;
+      }
+    std::vector<std::string> names;
+    for (const CLI::App* sub : commands) names.push_back(sub->get_name());
+    std::cerr << "t3sim help: no command '" << help_topic << "'" << t3sim::core::did_you_mean(help_topic, names)
+              << " (commands: " << joined(names) << ")\n";
+    return 2;
+  }
+  if (*completion_cmd) {
+    std::cout << bash_completion(app, {{"--routing", t3sim::core::enum_names<t3sim::core::RoutingKind>()},
+                                       {"--driver", t3sim::core::enum_names<t3sim::engine::Driver>()},
+                                       {"--figure", {"makespan", "pe_bandwidth"}}});
+    return 0;
+  }
+  if (*man_cmd) {
+    std::cout << man_page(app, std::string("t3sim ") + T3SIM_VERSION);
+    return 0;
   }
 
   try {
@@ -346,10 +504,38 @@ int main(int argc, char** argv) {
       }
       return cmd_route(route);
     }
-    if (*describe_cmd) return cmd_describe(describe_what, describe_file);
-    if (*val_cmd) return cmd_validate(val);
+    if (*describe_cmd) {
+      std::vector<std::pair<std::string, std::string>> params;
+      for (const auto& s : describe_params) {
+        const auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0) {
+          std::cerr << "t3sim describe: --param takes PATH=VALUE (got '" << s << "')\n";
+          return 2;
+        }
+        params.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+      }
+      return cmd_describe(describe_what, describe_file, params);
+    }
+    if (*val_cmd) {
+      if (val.cases.empty()) val.cases = t3sim::io::data_file("validation/cases.yaml", "--cases");
+      return cmd_validate(val);
+    }
     if (*report_cmd) return cmd_report(report_dir);
-    if (*cal_cmd) return cmd_calibrate(cal);
+    if (*cal_cmd) {
+      if (cal.cases.empty()) {
+        // calibrate writes the fitted values back into the cases' machine files: by default only into the
+        // source tree this build tree was made from, never silently into installed data or another tree.
+        cal.cases = t3sim::io::data_file("validation/cases.yaml", "--cases");
+        const auto data = t3sim::io::find_data_dir();
+        if (!cal.dry_run && !cal.check && !data->source_tree) {
+          std::cerr << "t3sim calibrate: would write into " << data->path << " (" << data->how
+                    << "), not a source tree of this build: give --cases FILE to write into that tree, or --dry-run\n";
+          return 2;
+        }
+        std::cout << "cases: " << cal.cases << " (" << data->how << ")\n";
+      }
+      return cmd_calibrate(cal);
+    }
     if (*sweep_cmd) {
       const bool slurm_options = sweep.dry_run || !sweep.partition.empty() || !sweep.time_limit.empty() ||
                                  sweep.array_limit >= 0 || sweep.points_per_task > 0;
@@ -360,7 +546,10 @@ int main(int argc, char** argv) {
       }
       return cmd_sweep(sweep);
     }
-    if (*bench_cmd) return cmd_bench(bench);
+    if (*bench_cmd) {
+      if (bench.suite.empty()) bench.suite = t3sim::io::data_file("bench/suite.yaml", "SUITE");
+      return cmd_bench(bench);
+    }
   } catch (const t3sim::io::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -11,7 +11,7 @@ auto fields(const RunRequest& r) {
   return std::tie(r.machine, r.workload, r.trace, r.strict, r.expand_whole, r.profile, r.out_dir, r.json, r.variables,
                   r.pes, r.size, r.summary, r.paje, r.background, r.background_pes, r.background_placement,
                   r.background_variables, r.placement, r.driver, r.transfers_file, r.traffic_file, r.params, r.routing,
-                  r.fail, r.uncertainty, r.seed);
+                  r.fail, r.uncertainty, r.seed, r.ops);
 }
 
 }  // namespace
@@ -42,6 +42,7 @@ std::vector<std::string> RunRequest::to_argv() const {
   if (driver != d.driver) option("--driver", driver);
   if (json) v.push_back("--json");
   if (summary) v.push_back("--summary");
+  if (ops) v.push_back("--ops");
   if (!out_dir.empty()) option("--out", out_dir);
   if (!transfers_file.empty()) option("--transfers", transfers_file);
   if (!traffic_file.empty()) option("--traffic", traffic_file);

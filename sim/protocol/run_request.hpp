@@ -23,6 +23,7 @@ struct RunRequest {
   int pes = 0;                                   // job size; 0: the workload's
   double size = 0;                               // one message size in bytes instead of the workload's sizes; 0: theirs
   bool summary = false;                          // print one JSON line (protocol/run_summary.hpp) instead of tables
+  bool ops = false;                              // print the per-operation table, not the short summary
   std::string paje;                              // write a SimGrid Paje trace here
   std::string background;                        // a second workload on the PEs the job leaves free
   int background_pes = 0;                        // its size; 0: its file's

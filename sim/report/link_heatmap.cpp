@@ -36,13 +36,24 @@ std::string plot_link_heatmap(const core::MachineSpec& m, const analysis::Traffi
     data += "\n\n";
   }
   io::write_file_atomically(stem + ".links.dat", data);
+  // The panels hold torus links only: when the busiest link is a node's injection or ejection link
+  // (links are listed busiest first), the title says where it is.
+  std::string busiest;
+  if (!t.links.empty() && t.links[0].dim < 0)
+    busiest =
+        fmt::format("\\nbusiest link {} at {:.1f}%: a node's {} link, not drawn here", t.links[0].name,
+                    100 * t.links[0].utilisation, t.links[0].name.rfind("inject.", 0) == 0 ? "injection" : "ejection");
+  // Whole-number ticks, at most about a dozen: a narrow axis (2 rows) would get 0, 0.5, 1 from gnuplot.
+  const auto step = [](int n) { return std::max(1, (n + 11) / 12); };
   std::string script = fmt::format(
       "set terminal svg size {},{} dynamic noenhanced font 'sans,11'\nset output '{}.links.svg'\n"
-      "set multiplot layout 3,1 title 'link utilisation % over the run (columns: x within each z plane, z = 0..{})'\n"
+      "set multiplot layout 3,1 title \"link utilisation % over the run (columns: x within each z plane, z = "
+      "0..{}){}\"\n"
       "set cbrange [0:100]\nset palette rgbformulae 22,13,-31\nset xlabel 'x + (X+1) z'\nset ylabel 'y'\n"
-      "unset key\nset size ratio -1\nset datafile missing 'NaN'\nset xrange [-0.5:{}]\nset yrange [-0.5:{}]\n",
-      std::clamp(12 * columns + 220, 480, 2400), std::clamp(3 * (14 * d[1] + 90), 480, 2400), stem, d[2] - 1,
-      columns - 0.5, d[1] - 0.5);
+      "unset key\nset size ratio -1\nset datafile missing 'NaN'\nset xrange [-0.5:{}]\nset yrange [-0.5:{}]\n"
+      "set xtics 0,{}\nset ytics 0,{}\nset format x '%.0f'\nset format y '%.0f'\n",
+      std::clamp(12 * columns + 220, 480, 2400), std::clamp(3 * (14 * d[1] + 90), 480, 2400), stem, d[2] - 1, busiest,
+      columns - 0.5, d[1] - 0.5, step(columns), step(d[1]));
   for (int dim = 0; dim < 3; ++dim)
     script += fmt::format("set title '{} links'\nplot '{}.links.dat' index {} matrix with image pixels\n", "xyz"[dim],
                           stem, dim);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 #include <vector>
@@ -27,13 +28,30 @@ std::string plot_sweep(const std::string& csv, const std::string& dir, const io:
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);  // header
-  // bytes -> (machine, workload) -> pes -> (median, min, max)
-  std::map<long long, std::map<std::pair<std::string, std::string>, std::map<int, std::tuple<double, double, double>>>>
-      series;
+  const std::vector<std::string> header = study::split_csv_line(line);
+  std::vector<std::vector<std::string>> cells;
   while (std::getline(in, line)) {
-    const auto c = study::split_csv_line(line);
+    auto c = study::split_csv_line(line);
     if (c.size() < 11 || c[8].empty()) continue;  // no bandwidth: a workload without sizes of its own
-    series[std::stoll(c[5])][{c[1], c[2]}][std::stoi(c[3])] = {std::stod(c[8]), std::stod(c[7]), std::stod(c[10])};
+    cells.push_back(std::move(c));
+  }
+  // Besides machine and workload, every column that varies over the study (placement, the axes: between
+  // main_job_end_us and id) names a line of its own: two placements are two lines, not one zigzag.
+  std::vector<size_t> varying;
+  const auto axes_from = std::find(header.begin(), header.end(), "main_job_end_us");
+  for (size_t col = 4; col + 1 < header.size(); ++col) {
+    const bool candidate =
+        col == 4 || (axes_from != header.end() && col > static_cast<size_t>(axes_from - header.begin()));
+    std::set<std::string> values;
+    for (const auto& c : cells) values.insert(col < c.size() ? c[col] : "");
+    if (candidate && values.size() > 1) varying.push_back(col);
+  }
+  // bytes -> line name -> pes -> (median, min, max)
+  std::map<long long, std::map<std::string, std::map<int, std::tuple<double, double, double>>>> series;
+  for (const auto& c : cells) {
+    std::string name = c[2] + " on " + c[1];
+    for (size_t col : varying) name += ", " + header[col] + " " + (col < c.size() ? c[col] : "");
+    series[std::stoll(c[5])][name][std::stoi(c[3])] = {std::stod(c[8]), std::stod(c[7]), std::stod(c[10])};
   }
   for (const auto& [bytes, lines] : series) {
     const std::string stem = fmt::format("{}/pe-bandwidth-{}B", dir, bytes);
@@ -48,8 +66,8 @@ std::string plot_sweep(const std::string& csv, const std::string& dir, const io:
       for (const auto& [pes, v] : points)
         data += fmt::format("{} {:.3f} {:.3f} {:.3f}\n", pes, std::get<0>(v), std::get<1>(v), std::get<2>(v));
       data += "\n\n";  // gnuplot data blocks are separated by two blank lines
-      plot += fmt::format("{}'{}.dat' index {} using 1:2:3:4 with yerrorlines lw 2 title '{} on {}'",
-                          index ? ", " : "plot ", stem, index, key.second, key.first);
+      plot += fmt::format("{}'{}.dat' index {} using 1:2:3:4 with yerrorlines lw 2 title '{}'", index ? ", " : "plot ",
+                          stem, index, key);
       ++index;
     }
     io::write_file_atomically(stem + ".dat", data);

@@ -31,6 +31,7 @@ struct Row {
   int index = 0, pes = 0;
   double bytes = 0;
   std::string machine, workload;
+  std::string variant;  // the other columns that vary over the study, as "placement random:7, AXIS VALUE"
   double median = 0, min = 0, max = 0, link_utilisation = 0;
   std::optional<double> p05, p95;
 };
@@ -60,6 +61,29 @@ std::vector<Row> read_rows(const std::string& csv) {
   }
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.index < b.index; });
   return rows;
+}
+
+// Each row's variant: the values of the columns besides machine, workload, PEs and size that take more
+// than one value over the study (placement, each axis), so that each variant gets a line of its own
+// instead of two points at one x joined into a zigzag. Columns by the study's header.
+void name_variants(std::vector<Row>& rows, const std::vector<std::string>& header) {
+  std::vector<size_t> candidates;  // placement, then the axes: between main_job_end_us and id
+  for (size_t c = 0; c < header.size(); ++c)
+    if (header[c] == "placement") candidates.push_back(c);
+  const auto axes_from = std::find(header.begin(), header.end(), "main_job_end_us");
+  if (axes_from != header.end())
+    for (size_t c = static_cast<size_t>(axes_from - header.begin()) + 1; c + 1 < header.size(); ++c)
+      candidates.push_back(c);
+  std::vector<size_t> varying;
+  for (size_t c : candidates) {
+    std::set<std::string> values;
+    for (const auto& r : rows)
+      if (c < r.cells.size()) values.insert(r.cells[c]);
+    if (values.size() > 1) varying.push_back(c);
+  }
+  for (auto& r : rows)
+    for (size_t c : varying)
+      r.variant += (r.variant.empty() ? "" : ", ") + header[c] + " " + (c < r.cells.size() ? r.cells[c] : "");
 }
 
 // Job sizes on the x axis: by value on a log scale, unless two neighbours would crowd (closer than a
@@ -154,11 +178,19 @@ std::string heatmap_html(const std::string& dir, const std::vector<io::SweepPoin
   const std::string stem = files + "/busiest-point";
   const std::string note = plot_link_heatmap(io::load_machine(it->machine), traffic, stem);
   const std::string svg_path = note.empty() ? stem + ".links.svg" : "";
+  const std::string& link = busiest.cells[13];
+  // The panels hold the torus's links: a node's injection or ejection link is not among them, so say so.
+  const bool off_panels = link.rfind("inject.", 0) == 0 || link.rfind("eject.", 0) == 0;
   const std::string caption = fmt::format(
-      "Link utilisation over the run of the most loaded point (#{}: {} on {}, {} PEs, {}; busiest link {} at {:.1f}%), "
+      "Link utilisation over the run of the most loaded point (#{}: {} on {}, {} PEs, {}; busiest link {} at "
+      "{:.1f}%{}), "
       "the busier direction of each link, x/y/z links in three panels.",
-      busiest.index, busiest.workload, busiest.machine, busiest.pes, size_text(busiest.bytes), busiest.cells[13],
-      100 * busiest.link_utilisation);
+      busiest.index, busiest.workload, busiest.machine, busiest.pes, size_text(busiest.bytes), link,
+      100 * busiest.link_utilisation,
+      off_panels
+          ? fmt::format(", the {} link of node {}: not drawn, the panels show torus links only",
+                        link.rfind("inject.", 0) == 0 ? "injection" : "ejection", link.substr(link.find('.') + 1))
+          : "");
   return figure_html("heatmap",
                      svg_path.empty() ? "" : inline_gnuplot_svg(svg_path, "heatmap", {"x links", "y links", "z links"}),
                      {"x links", "y links", "z links"}, html_escape(caption));
@@ -185,8 +217,12 @@ std::string write_sweep_report(const std::string& dir) {
   const std::string spec_path = manifest.at("spec").get<std::string>();
   const io::SweepSpec spec = io::load_sweep(spec_path);
   const auto points = io::sweep_points(spec);
-  const std::vector<Row> rows = read_rows(dir + "/sweep.csv");
+  std::vector<Row> rows = read_rows(dir + "/sweep.csv");
   if (rows.empty()) throw std::runtime_error(dir + "/sweep.csv has no results to report");
+  name_variants(rows, study::split_csv_line(io::sweep_header(spec)));
+  std::vector<std::string> variants;  // in the order the study's points first take them
+  for (const auto& r : rows)
+    if (std::find(variants.begin(), variants.end(), r.variant) == variants.end()) variants.push_back(r.variant);
   const std::string files = dir + "/report-files";
   std::filesystem::create_directories(files);
 
@@ -235,29 +271,36 @@ std::string write_sweep_report(const std::string& dir) {
     int block = 0, machine_number = 0;
     for (const auto& machine : machine_names) {
       for (const auto& pattern : patterns) {
-        std::string lines;
-        for (const auto& r : rows)
-          if (r.bytes == bytes && r.machine == machine && r.workload == pattern)
-            lines += fmt::format("{} {:.3f} {:.3f} {:.3f} {} {}\n", axis.x(r.pes), r.median, r.min, r.max,
-                                 r.p05 ? fmt::format("{:.3f}", *r.p05) : "NaN",
-                                 r.p95 ? fmt::format("{:.3f}", *r.p95) : "NaN");
-        if (lines.empty()) continue;
-        data += lines + "\n\n";
-        const std::string colour = pattern_colour(pattern, patterns);
-        const std::string name = machine_names.size() > 1 ? pattern + " on " + machine : pattern;
-        if (bands) {
+        for (size_t v = 0; v < variants.size(); ++v) {
+          std::string lines;
+          for (const auto& r : rows)
+            if (r.bytes == bytes && r.machine == machine && r.workload == pattern && r.variant == variants[v])
+              lines += fmt::format("{} {:.3f} {:.3f} {:.3f} {} {}\n", axis.x(r.pes), r.median, r.min, r.max,
+                                   r.p05 ? fmt::format("{:.3f}", *r.p05) : "NaN",
+                                   r.p95 ? fmt::format("{:.3f}", *r.p95) : "NaN");
+          if (lines.empty()) continue;
+          data += lines + "\n\n";
+          const std::string colour = pattern_colour(pattern, patterns);
+          const std::string name = (machine_names.size() > 1 ? pattern + " on " + machine : pattern) +
+                                   (variants[v].empty() ? "" : ", " + variants[v]);
+          if (bands) {
+            plot += fmt::format(
+                "'{}.dat' index {} using 1:5:6 with filledcurves lc rgb '{}' fs transparent solid 0.18 "
+                "noborder title '{} 5-95%', ",
+                stem, block, colour, name);
+            series.push_back(name + " 5-95%");
+          }
+          // A variant's own point shape (filled circle, square, triangle, diamond, ...) and dash: same colour per
+          // pattern. Two variants with equal values still overlap: the legend names both.
+          const int shape[] = {7, 5, 9, 13, 11, 15};
           plot += fmt::format(
-              "'{}.dat' index {} using 1:5:6 with filledcurves lc rgb '{}' fs transparent solid 0.18 "
-              "noborder title '{} 5-95%', ",
-              stem, block, colour, name);
-          series.push_back(name + " 5-95%");
+              "'{}.dat' index {} using 1:2:3:4 with yerrorlines lw 2 pt {} ps 0.7 dt {} lc rgb '{}' "
+              "title '{}', ",
+              stem, block, shape[v % 6],
+              dash[(static_cast<size_t>(machine_number) * variants.size() + v) % dash.size()], colour, name);
+          series.push_back(name);
+          ++block;
         }
-        plot += fmt::format(
-            "'{}.dat' index {} using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 dt {} lc rgb '{}' "
-            "title '{}', ",
-            stem, block, dash[static_cast<size_t>(machine_number) % dash.size()], colour, name);
-        series.push_back(name);
-        ++block;
       }
       ++machine_number;
     }

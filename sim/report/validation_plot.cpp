@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <vector>
 
 #include "sim/io/files/atomic_file.hpp"
+#include "sim/report/report_style.hpp"
 
 namespace t3sim::report {
 namespace {
@@ -30,8 +34,21 @@ std::string plot_validation(const std::vector<calib::CaseResult>& results, const
     const std::string stem = dir + "/" + suite;
     // Parity: one block per unit, so bandwidths and times do not share an axis.
     std::map<std::string, std::string> blocks;
-    for (const auto* c : cases)
+    std::set<double> tolerances;
+    double lo = 1e300, hi = 0;
+    for (const auto* c : cases) {
       blocks[c->measured.unit] += fmt::format("{:.6g} {:.6g}\n", c->measured.measured, c->predicted);
+      tolerances.insert(c->measured.tolerance);
+      lo = std::min({lo, c->measured.measured, c->predicted});
+      hi = std::max({hi, c->measured.measured, c->predicted});
+    }
+    std::vector<std::string> units;
+    for (const auto& [unit, rows] : blocks) units.push_back(unit);
+    // The suite's own tolerances (it was +-10% for every suite), each with its own dash.
+    std::string bands;
+    int dash = 2;
+    for (double t : tolerances)
+      bands += fmt::format(", (1+{0})*x title '+-{1:.0f}%' dt {2}, (1-{0})*x notitle dt {2}", t, 100 * t, dash++);
     std::string data, plot;
     int index = 0;
     for (const auto& [unit, rows] : blocks) {
@@ -45,18 +62,22 @@ std::string plot_validation(const std::vector<calib::CaseResult>& results, const
         stem + "-parity.gp",
         fmt::format(
             "set terminal svg size 700,640 dynamic noenhanced font 'sans,12'\nset output '{0}-parity.svg'\n"
-            "set title '{1}: predicted against measured'\nset xlabel 'measured'\nset ylabel 'predicted'\n"
-            "set logscale xy\nset grid\nset key top left\n"
-            "plot {2}, x title 'predicted = measured' lw 1.5, 1.1*x title '+10%' dt 2, 0.9*x title '-10%' dt 2\n",
-            stem, suite, plot));
+            "set title '{1}: predicted against measured'\nset xlabel 'measured ({3})'\nset ylabel 'predicted ({3})'\n"
+            "set logscale xy\nset grid\nset key top left\nset xrange [{4}:{5}]\nset yrange [{4}:{5}]\n"
+            "set xtics {6}\nset ytics {6}\nplot {2}, x title 'predicted = measured' lw 1.5{7}\n",
+            stem, suite, plot, units_text(units), lo / 1.3, hi * 1.3, log_tics(lo / 1.3, hi * 1.3), bands));
     if (!note.empty()) return note;
 
     // Rate against size, for cases that are durations of a given size.
     std::map<std::string, std::map<double, std::pair<double, double>>> series;  // profile/metric -> bytes -> rates
+    double least = 1e300, most = 0;
     for (const auto* c : cases)
-      if (c->measured.bytes > 0 && c->measured.unit == "us")
+      if (c->measured.bytes > 0 && c->measured.unit == "us") {
         series[c->measured.run.profile + " " + c->measured.metric][c->measured.bytes] = {
             c->measured.bytes / c->measured.measured, c->measured.bytes / c->predicted};
+        least = std::min(least, c->measured.bytes);
+        most = std::max(most, c->measured.bytes);
+      }
     if (series.empty()) continue;
     data.clear();
     plot.clear();
@@ -75,9 +96,9 @@ std::string plot_validation(const std::vector<calib::CaseResult>& results, const
     note = run_gnuplot(
         stem + "-rate.gp",
         fmt::format("set terminal svg size 900,600 dynamic noenhanced font 'sans,12'\nset output '{0}-rate.svg'\n"
-                    "set title '{1}: rate against message size'\nset xlabel 'bytes'\n"
-                    "set ylabel 'MB/s'\nset logscale x\nset grid\nset key outside right\nplot {2}\n",
-                    stem, suite, plot));
+                    "set title '{1}: rate against message size'\nset xlabel 'message size (log scale)'\n"
+                    "set ylabel 'rate (MB/s)'\nset logscale x 2\n{3}set grid\nset key outside right\nplot {2}\n",
+                    stem, suite, plot, binary_size_axis(least, most)));
     if (!note.empty()) return note;
   }
   return "";

@@ -62,22 +62,30 @@ std::string parity_figure(const std::string& suite, const std::vector<const Json
   }
   plot += "x with lines lw 1.5 lc rgb '#333333' title 'predicted = measured', ";
   series.push_back("predicted = measured");
+  // Each tolerance its own dash and grey (10% and 50% bands were two identical dashed greys).
+  const std::vector<std::pair<int, std::string>> looks = {
+      {2, "#666666"}, {4, "#999999"}, {3, "#444444"}, {5, "#BBBBBB"}};
+  int look = 0;
   for (double t : tolerances) {
+    const auto& [dash, grey] = looks[static_cast<size_t>(look++) % looks.size()];
     plot += fmt::format(
-        "(1+{0})*x with lines dt 2 lc rgb '#777777' title '+-{1:.0f}% tolerance', (1-{0})*x with "
-        "lines dt 2 lc rgb '#777777' notitle, ",
-        t, 100 * t);
+        "(1+{0})*x with lines lw 1.5 dt {2} lc rgb '{3}' title '+-{1:.0f}% tolerance', (1-{0})*x with "
+        "lines lw 1.5 dt {2} lc rgb '{3}' notitle, ",
+        t, 100 * t, dash, grey);
     series.push_back(fmt::format("+-{:.0f}% tolerance", 100 * t));
   }
+  std::vector<std::string> units;
+  for (const auto& [unit, b] : blocks) units.push_back(unit);
   plot.resize(plot.size() - 2);
   io::write_file_atomically(stem + ".dat", data);
-  run_gnuplot(stem, fmt::format("set terminal svg size 900,620 noenhanced font 'sans,12' background '#ffffff'\n"
-                                "set output '{}.svg'\nset title '{}: predicted against measured'\n"
-                                "set xlabel 'measured (the case unit: us or MB/s)'\n"
-                                "set ylabel 'predicted (the same unit)'\nset logscale xy\nset grid\n"
-                                "set xrange [{}:{}]\nset yrange [{}:{}]\nset size ratio -1\n"
-                                "set key outside right top vertical\nplot {}\n",
-                                stem, suite, lo / 1.3, hi * 1.3, lo / 1.3, hi * 1.3, plot));
+  run_gnuplot(stem,
+              fmt::format("set terminal svg size 900,620 noenhanced font 'sans,12' background '#ffffff'\n"
+                          "set output '{0}.svg'\nset title '{1}: predicted against measured'\n"
+                          "set xlabel 'measured ({2})'\n"
+                          "set ylabel 'predicted ({2})'\nset logscale xy\nset grid\n"
+                          "set xrange [{3}:{4}]\nset yrange [{3}:{4}]\nset xtics {5}\nset ytics {5}\n"
+                          "set size ratio -1\nset key outside right top vertical\nplot {6}\n",
+                          stem, suite, units_text(units), lo / 1.3, hi * 1.3, log_tics(lo / 1.3, hi * 1.3), plot));
   // Series with the 'notitle' lower band lines count as unnamed groups: name them after the upper one.
   std::vector<std::string> groups;
   for (const auto& s : series) {
@@ -126,13 +134,16 @@ std::string rate_figure(const std::string& suite, const std::vector<const Json*>
     series.push_back(name + " predicted");
   }
   plot.resize(plot.size() - 2);
+  double least = 1e300, most = 0;
+  for (const auto& [name, points] : series_data)
+    for (const auto& [bytes, rates] : points) least = std::min(least, bytes), most = std::max(most, bytes);
   io::write_file_atomically(stem + ".dat", data);
   run_gnuplot(stem, fmt::format("set terminal svg size 1000,560 noenhanced font 'sans,12' background '#ffffff'\n"
                                 "set output '{}.svg'\nset title '{}: rate against message size'\n"
-                                "set xlabel 'message size (bytes, log scale)'\nset ylabel 'rate (MB/s)'\n"
-                                "set logscale x 2\nset format x '%.0s%cB'\nset grid\nset yrange [0:*]\n"
+                                "set xlabel 'message size (log scale)'\nset ylabel 'rate (MB/s)'\n"
+                                "set logscale x 2\n{}set grid\nset yrange [0:*]\n"
                                 "set key outside right top vertical\nplot {}\n",
-                                stem, suite, plot));
+                                stem, suite, binary_size_axis(least, most), plot));
   const std::string id = fmt::format("rate-{}", number);
   return figure_html(id, inline_gnuplot_svg(stem + ".svg", id, series), series,
                      "Each duration case as a rate: bytes over the measured and the predicted time.");

@@ -40,6 +40,23 @@ TEST(ParamRanges, AssumedAndFittedRangesOfAProfile) {
   EXPECT_EQ(params[0].range.why, "assumed: one to four clocks");
 }
 
+TEST(ParamRanges, AValueSetOverItsBasesHasOnlyTheRangeItsSetterGives) {
+  // The base's router_delay range (5-20 ns) said nothing of 30 ns: dropped, not scaled to 15-60 ns, so
+  // sensitivity and --uncertainty leave the value alone; barrier_latency keeps the file's own range.
+  const core::MachineSpec m = io::load_machine(data("derived_override_ranges.yaml"));
+  const auto params = core::ranged_params(m, "");
+  ASSERT_EQ(params.size(), 2u);
+  EXPECT_EQ(params[0].path, "software.profiles.base.barrier_latency");
+  EXPECT_EQ(params[0].range.why, "assumed: the derived file's own");
+  EXPECT_EQ(params[0].range.low, 2e-6);
+  EXPECT_EQ(params[1].path, "software.profiles.base.put_bandwidth");  // not set here: the base's fit range
+  EXPECT_EQ(m.uncertainty.count("network.router_delay"), 0u);
+  EXPECT_EQ(m.set_by.at("network.router_delay"), "derived_override_ranges.yaml");
+  EXPECT_EQ(m.set_by.at("software.profiles.base.barrier_latency"), "derived_override_ranges.yaml");
+  EXPECT_EQ(m.set_by.count("software.profiles.base.put_bandwidth"), 0u);
+  EXPECT_EQ(m.provenance.at("network.router_delay"), "test value");
+}
+
 TEST(ParamRanges, LatinHypercubeHitsEveryStratumOnceInEachDimension) {
   std::vector<core::RangedParam> params = {{"a", {0, 10, ""}, 5}, {"b", {100, 200, ""}, 150}};
   const int n = 16;

@@ -153,6 +153,9 @@ struct MachineSpec {
   std::map<std::string, FitRecord> fits;          // by profile name
   std::map<std::string, std::string> provenance;  // key path -> source
   std::map<std::string, ParamRange> uncertainty;  // key path -> range (param_ranges.hpp)
+  // Key path -> what set it over its base's value: a derived machine file's name, or "--param" (a run's
+  // override, a study's axis). Such a value has its base's range and source no more, only its own.
+  std::map<std::string, std::string> set_by;
 
   Torus torus() const { return Torus(dims); }
   // The deterministic route order of the routing (direction order for direction_order, else dimension

@@ -5,7 +5,9 @@
 // (a range and a stated reason: its source's spread or a judgement); a fitted one's from
 // `t3sim calibrate --bootstrap B`, which refits the parameter on B resamples of the measurement rows
 // and keeps the 5-95% spread of the refitted values (the profile's `fit.range`). Ranges are absolute
-// values in SI units; a derived machine that scales or changes a value scales its range with it.
+// values in SI units. A derived machine that scales a value (software.scale_with_clock) scales its range
+// with it; a value set over the base's (a derived file's own value, --param, a study's axis) has only
+// the range its setter gives (MachineSpec::set_by names the setter).
 //
 // Parameters are named by key path: node.KEY, network.KEY, io.KEY, software.profiles.PROFILE.KEY.
 #pragma once

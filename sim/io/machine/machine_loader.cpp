@@ -439,13 +439,31 @@ core::MachineSpec load_machine_at_depth(const std::string& path, int depth) {
   m.name = top.string_at("name");
   m.doc = top.optional_string("doc").value_or("");
   const std::vector<std::string> sourced = read_sections(top, path, m, derived);
-  for (auto& [param, range] : m.uncertainty) {  // inherited: scaled with a scaled or changed value
+  // A value this file gives over its base's is this file's: the base's range and source no longer
+  // describe it (read_uncertainty below adds the file's own range, if it gives one). A value changed
+  // without being given (software.scale_with_clock) keeps the base's range, scaled with it.
+  const auto given = [&](const std::string& param) {
+    return std::find(sourced.begin(), sourced.end(), param) != sourced.end();
+  };
+  for (auto it = m.uncertainty.begin(); it != m.uncertainty.end();) {
+    auto& [param, range] = *it;
+    if (derived && given(param)) {
+      it = m.uncertainty.erase(it);
+      continue;
+    }
     const auto was = core::param_value(base_machine, param), now = core::param_value(m, param);
     if (was && now && *was > 0 && *now != *was) {
       range.low *= *now / *was;
       range.high *= *now / *was;
     }
+    ++it;
   }
+  if (derived)
+    for (const auto& s : sourced)
+      if (core::param_value(m, s)) {
+        m.set_by[s] = std::filesystem::path(path).filename().string();
+        m.provenance.erase(s);  // the base's source of the value; this file's own (checked below) replaces it
+      }
   for (const auto& [profile, fit] : m.fits)
     for (const auto& [key, range] : fit.ranges) m.uncertainty["software.profiles." + profile + "." + key] = range;
   read_uncertainty(top, path, m);

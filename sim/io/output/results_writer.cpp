@@ -362,9 +362,11 @@ std::string operations_line(const core::RunResult& r) {
 }
 }  // namespace
 
-std::string trace_summary(const core::RunResult& r, const std::vector<analysis::PeTime>& split) {
-  std::string out = fmt::format("machine {}  profile {}  trace {}  pes {} ({})  makespan {:.3f} us\n", r.machine,
-                                r.profile, r.workload, r.pes, r.placement, r.makespan * 1e6);
+std::string trace_summary(const core::RunResult& r, const std::vector<analysis::PeTime>& split,
+                          const std::string& source) {
+  std::string out = fmt::format("machine {}  profile {}  {} {}  pes {} ({})  makespan {:.3f} us\n", r.machine,
+                                r.profile, source, r.workload, r.pes, r.placement, r.makespan * 1e6);
+  out += io_summary(r);
   out += operations_line(r);
   const analysis::TimeSplitSummary s = analysis::summarise(split);
   out += fmt::format("{:<15} {:>12} {:>12} {:>12} {:>12}\n", "time per PE, us", "min", "median", "mean", "max");

@@ -12,10 +12,12 @@
 namespace t3sim::io {
 
 std::string results_table(const core::RunResult& r);
-// A trace's run in brief (a trace may have millions of operations): makespan, operations, the per-PE
-// time split over PEs, the PEs that waited most, and the time under each label (share of the mean
-// PE's end).
-std::string trace_summary(const core::RunResult& r, const std::vector<analysis::PeTime>& split);
+// A run in brief (what `run` prints without --ops; a trace may have millions of operations): makespan,
+// the main job's end and file I/O when there are any, operations, the per-PE time split over PEs, the
+// PEs that waited most, and the time under each label (share of the mean PE's end). `source`: "trace"
+// or "workload", as the header line names it.
+std::string trace_summary(const core::RunResult& r, const std::vector<analysis::PeTime>& split,
+                          const std::string& source = "trace");
 // One row per PE: pe,compute_s,communication_s,waiting_s,end_s.
 std::string time_split_csv(const std::vector<analysis::PeTime>& split);
 std::string results_csv(const core::RunResult& r);
