@@ -343,33 +343,39 @@ std::string write_sweep_report(const std::string& dir) {
                                                  size_text(bytes))));
   }
   // Several machines (what-ifs of one machine: routings, failures, clocks): per-PE bandwidth by
-  // machine, one group of bars per pattern, each machine at its largest job size in the study.
+  // machine, one group of bars per pattern, each machine at its largest job size in the study; a bar
+  // per machine and variant (placement, axis values), so that no variant is silently left out.
   if (machine_names.size() > 1) {
-    const std::vector<std::string> machine_order = [&] {
-      std::vector<std::string> order;
+    const std::vector<std::pair<std::string, std::string>> bar_order = [&] {
+      std::vector<std::pair<std::string, std::string>> order;  // (machine, variant), as first met
       for (const auto& r : rows)
-        if (std::find(order.begin(), order.end(), r.machine) == order.end()) order.push_back(r.machine);
+        if (std::find(order.begin(), order.end(), std::make_pair(r.machine, r.variant)) == order.end())
+          order.emplace_back(r.machine, r.variant);
       return order;
     }();
     for (double bytes : sizes) {
       const std::string stem = fmt::format("{}/pe-bandwidth-by-machine-{:.0f}B", files, bytes);
-      std::string data = "# pattern, then per machine: median min max (MB/s)\n";
+      std::string data = "# pattern, then per machine and variant: median min max (MB/s)\n";
       for (const auto& pattern : patterns) {
         data += pattern;  // a label of one word (workload names have no spaces)
-        for (const auto& machine : machine_order) {
+        for (const auto& [machine, variant] : bar_order) {
           const Row* at = nullptr;
           for (const auto& r : rows)
-            if (r.bytes == bytes && r.machine == machine && r.workload == pattern && (!at || r.pes > at->pes)) at = &r;
+            if (r.bytes == bytes && r.machine == machine && r.variant == variant && r.workload == pattern &&
+                (!at || r.pes > at->pes))
+              at = &r;
           data += at ? fmt::format(" {:.3f} {:.3f} {:.3f}", at->median, at->min, at->max) : " NaN NaN NaN";
         }
         data += "\n";
       }
       std::string plot;
       std::vector<std::string> series;
-      for (size_t k = 0; k < machine_order.size(); ++k) {
+      for (size_t k = 0; k < bar_order.size(); ++k) {
+        const auto& [machine, variant] = bar_order[k];
+        const std::string name = variant.empty() ? machine : machine + ", " + variant;
         plot += fmt::format("{}'{}.dat' using {}:{}:{}{} title '{}'", k ? ", " : "", stem, 2 + 3 * k, 3 + 3 * k,
-                            4 + 3 * k, k == 0 ? ":xtic(1)" : "", machine_order[k]);
-        series.push_back(machine_order[k]);
+                            4 + 3 * k, k == 0 ? ":xtic(1)" : "", name);
+        series.push_back(name);
       }
       io::write_file_atomically(stem + ".dat", data);
       io::write_file_atomically(
