@@ -366,7 +366,6 @@ void PacketNetwork::inject(int node) {
 }
 
 void PacketNetwork::route_stage(int node) {
-  if (unrouted_[static_cast<size_t>(node)] == 0) return;
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
@@ -420,7 +419,6 @@ void PacketNetwork::choose_adaptive(int node, InputVc& in, int flits) const {
 }
 
 void PacketNetwork::vc_stage(int node) {
-  if (unallocated_[static_cast<size_t>(node)] == 0 || vc_blocked_[static_cast<size_t>(node)]) return;
   const int base = node * vcs_per_router_;
   const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
@@ -442,10 +440,11 @@ void PacketNetwork::vc_stage(int node) {
         continue;
       }
       int flits = 0;
-      if (cut_through || in.productive)
+      if (cut_through || in.productive) {
         flits = packets_[buffers_[static_cast<size_t>(base + i) * cap + in.first].packet].flits;
+        wake = std::min(wake, flits);
+      }
       if (in.productive) choose_adaptive(node, in, flits);
-      if (cut_through || in.productive) wake = std::min(wake, flits);
       // One that sees no output VC of its own free, with room for its whole packet under cut-through,
       // can be granted none: leaving it out changes nothing.
       const int need = cut_through ? flits : 0;  // wormhole: a free output VC, whatever its credits

@@ -166,6 +166,7 @@ class PacketNetwork {
   void schedule(uint64_t cycle, EventKind kind, int node, int port, int vc, Flit flit = {});
   void arrive(const Event& e);
   void inject(int node);
+  // The stages of a router's visit; step() calls each only when it has something to do.
   void route_stage(int node);
   void vc_stage(int node);
   // Adaptive routing: points `in` at this cycle's request, the best adaptive VC or its escape VCs.
