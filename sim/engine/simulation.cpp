@@ -137,6 +137,11 @@ std::optional<std::string> driver_refusal(const core::MachineSpec& machine, Driv
     }
     return std::nullopt;
   }
+  // SimGrid's links keep the capacity they were built with; the fast solver's crowded links do not.
+  if (driver == Driver::Reference && machine.network.contention_loss > 0)
+    return "network.contention_loss is the fast driver's contention term (a link's capacity falls with the flows "
+           "crossing it); the reference driver's SimGrid links keep a fixed capacity: use the fast driver, or "
+           "--param network.contention_loss=0 for SimGrid's pure max-min";
   // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.
   if (driver == Driver::Fast || core::make_routing(machine)->single_route()) return std::nullopt;
   return std::string("routing ") + core::enum_name(machine.routing) +

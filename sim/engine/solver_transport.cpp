@@ -15,6 +15,8 @@ using simgrid::kernel::timer::Timer;
 SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResources& resources)
     : cost_(cost), resources_(resources) {
   for (core::ResourceId r = 0; r < resources.count(); ++r) solver_.add_resource(resources.capacity(r));
+  if (const double loss = cost.machine().network.contention_loss; loss > 0)
+    for (core::LinkId l = 0; l < resources.link_bound(); ++l) solver_.set_crowding(resources.link_resource(l), loss);
   if (const core::MinimalPaths* paths = resources.routing().adaptive_paths()) {
     adaptive_ = std::make_unique<core::AdaptiveSplits>(*paths, resources.link_resource(0), resources.link_bound(),
                                                        cost.machine().adaptive_moves);

@@ -329,8 +329,9 @@ struct Scenario {
   int sequences;  // seeds first_seed, first_seed + 1, ...
   int min_flows;  // the flow count wanders between these
   int max_flows;
-  int batches;    // solves after the initial one
-  int max_batch;  // changes per batch: 1..max_batch
+  int batches;          // solves after the initial one
+  int max_batch;        // changes per batch: 1..max_batch
+  double crowding = 0;  // every resource crowded by this loss per further flow (FlowSolver::set_crowding)
 };
 
 // One random sequence: the test's own model of what the solver must hold (entry per path and cap,
@@ -348,6 +349,8 @@ class RandomSequence {
     traffic_ = static_cast<Traffic>(mode);
     const int hot = 1 + static_cast<int>(rng_() % 3);
     for (int i = 0; i < hot; ++i) hot_pes_.push_back(pick(system_.pe_count()));
+    if (sc.crowding > 0)
+      for (ResourceId r = 0; r < solver_.resource_count(); ++r) solver_.set_crowding(r, sc.crowding);
   }
 
   testing::AssertionResult run() {
@@ -597,6 +600,10 @@ const Scenario kScenarios[] = {
     {{"8x8x8-random", {8, 8, 8}, 1, 0, 0, 0, Capacities::Random}, 12000, 6, 200, 600, 50, 12},
     {{"3x3x2-near-ties", {3, 3, 2}, 1, 300e6, 300e6, 300e6, Capacities::NearTies}, 13000, 60, 10, 60, 60, 5},
     {{"4x4x4-t3d-near-ties", {4, 4, 4}, 2, 300e6, 150e6, 150e6, Capacities::NearTies}, 14000, 30, 60, 200, 60, 8},
+    // Crowded resources: capacities that move with the flows crossing them (network.contention_loss).
+    {{"3x3x3-random-crowded", {3, 3, 3}, 1, 0, 0, 0, Capacities::Random}, 15000, 40, 10, 60, 60, 5, 0.15},
+    {{"4x4x4-crowded", {4, 4, 4}, 1, 480e6, 350e6, 400e6}, 16000, 30, 40, 160, 60, 8, 0.3},
+    {{"8x8x8-crowded", {8, 8, 8}, 1, 480e6, 350e6, 400e6}, 17000, 6, 200, 500, 50, 12, 0.5},
 };
 
 void PrintTo(const Scenario& sc, std::ostream* os) { *os << sc.shape.name; }
@@ -617,6 +624,66 @@ INSTANTIATE_TEST_SUITE_P(Torus, FlowSolverRandom, testing::ValuesIn(kScenarios),
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+
+// ---------------------------------------------------------------------------------------------------
+// Crowding (network.contention_loss): a resource's capacity C / (1 + loss (n - 1)) for its n flows.
+
+TEST(FlowSolverCrowding, ALoneFlowKeepsTheWholeCapacity) {
+  FlowSolver s;
+  const ResourceId link = s.add_resource(480e6);
+  s.set_crowding(link, 0.5);
+  const EntryId a = s.add_flow({link});
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(a), 480e6);
+  EXPECT_DOUBLE_EQ(s.capacity(link), 480e6);
+}
+
+TEST(FlowSolverCrowding, CapacityFallsWithTheFlowsAndComesBack) {
+  FlowSolver s;
+  const ResourceId link = s.add_resource(480e6);
+  const ResourceId other = s.add_resource(480e6);  // not crowded
+  s.set_crowding(link, 0.5);
+  const EntryId a = s.add_flow({link});
+  const EntryId b = s.add_flow({link}, 1e9);  // another entry: its own cap
+  const EntryId c = s.add_flow({link, other});
+  s.solve();
+  // Three flows: 480 / (1 + 0.5 x 2) = 240 MB/s shared by three.
+  EXPECT_DOUBLE_EQ(s.capacity(link), 240e6);
+  EXPECT_DOUBLE_EQ(s.rate(a), 80e6);
+  EXPECT_DOUBLE_EQ(s.rate(b), 80e6);
+  EXPECT_DOUBLE_EQ(s.rate(c), 80e6);
+  s.add_flow({link});  // a fourth flow joins a's entry (multiplicities count)
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.capacity(link), 480e6 / 2.5);
+  EXPECT_DOUBLE_EQ(s.rate(c), 480e6 / 2.5 / 4);
+  s.remove_flow(a);
+  s.remove_flow(a);
+  s.remove_flow(b);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.capacity(link), 480e6);
+  EXPECT_DOUBLE_EQ(s.rate(c), 480e6);
+  EXPECT_EQ(s.full_solve()[static_cast<size_t>(c)], s.rate(c));
+}
+
+TEST(FlowSolverCrowding, CountsASplitFlowByItsWeight) {
+  FlowSolver s;
+  const ResourceId link = s.add_resource(400e6);
+  s.set_crowding(link, 1.0);
+  const ResourceId spare = s.add_resource(1e9);
+  s.add_flow({link}, {1.0}, FlowSolver::kNoCap);
+  s.add_flow({link, spare}, {0.5, 0.5}, FlowSolver::kNoCap);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.capacity(link), 400e6 / 1.5);  // 1.5 flows' worth: loss x 0.5
+}
+
+TEST(FlowSolverCrowding, RefusesANegativeOrInfiniteLoss) {
+  FlowSolver s;
+  const ResourceId link = s.add_resource(400e6);
+  EXPECT_THROW(s.set_crowding(link, -0.1), std::invalid_argument);
+  EXPECT_THROW(s.set_crowding(link, INFINITY), std::invalid_argument);
+  EXPECT_THROW(s.set_crowding(link, NAN), std::invalid_argument);
+  EXPECT_THROW(s.set_crowding(link + 1, 0.1), std::out_of_range);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Determinism: the same calls on two solvers give the same bits.

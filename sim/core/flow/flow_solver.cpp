@@ -54,11 +54,36 @@ ResourceId FlowSolver::add_resource(double capacity) {
     throw std::invalid_argument("FlowSolver: a resource's capacity must be positive and finite (got " +
                                 std::to_string(capacity) + ")");
   capacity_.push_back(capacity);
+  base_capacity_.push_back(capacity);
+  crowding_.push_back(0);
   users_.emplace_back();
   user_weight_.emplace_back();
   dependents_.emplace_back();
   scratch_.resize(capacity_.size());
   return static_cast<ResourceId>(capacity_.size() - 1);
+}
+
+void FlowSolver::set_crowding(ResourceId r, double loss) {
+  if (r < 0 || r >= resource_count()) throw std::out_of_range("FlowSolver: no resource " + std::to_string(r));
+  if (!(loss >= 0) || !std::isfinite(loss))
+    throw std::invalid_argument("FlowSolver: a crowding loss must be >= 0 and finite (got " + std::to_string(loss) +
+                                ")");
+  crowding_[static_cast<size_t>(r)] = loss;
+  any_crowding_ = any_crowding_ || loss > 0;
+  apply_crowding(r);
+  Scratch& s = scratch_[static_cast<size_t>(r)];
+  if (!s.dirty) {  // its users are re-solved on the new capacity
+    s.dirty = true;
+    dirty_resources_.push_back(r);
+  }
+}
+
+void FlowSolver::apply_crowding(ResourceId r) {
+  const size_t i = static_cast<size_t>(r);
+  double flows = 0;
+  const auto& users = users_[i];
+  for (size_t j = 0; j < users.size(); ++j) flows += entries_[static_cast<size_t>(users[j])].count * user_weight_[i][j];
+  capacity_[i] = base_capacity_[i] / (1 + crowding_[i] * std::max(0.0, flows - 1));
 }
 
 void FlowSolver::mark_dirty(EntryId e) {
@@ -519,6 +544,7 @@ const std::vector<EntryId>& FlowSolver::solve_rounds(bool local) {
   S.clear();
   const uint64_t in_s = ++s_epoch_;
   for (ResourceId r : dirty_resources_) {
+    if (any_crowding_ && crowding_[static_cast<size_t>(r)] > 0) apply_crowding(r);
     scratch_[static_cast<size_t>(r)].dirty = false;
     scratch_[static_cast<size_t>(r)].s_stamp = in_s;
     S.push_back(r);

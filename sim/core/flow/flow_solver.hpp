@@ -56,7 +56,15 @@ class FlowSolver {
   // A shared capacity (bytes/s, > 0 and finite). Resources are never removed.
   ResourceId add_resource(double capacity);
   int resource_count() const { return static_cast<int>(capacity_.size()); }
+  // As of the last solve (below the capacity given when r is crowded: set_crowding).
   double capacity(ResourceId r) const { return capacity_.at(static_cast<std::size_t>(r)); }
+  // Crowding: r's capacity falls with the flows crossing it, to C / (1 + loss x (n - 1)) for n >= 1
+  // flows (n: the sum of multiplicity x weight of its users; a lone flow keeps all of C). The flow
+  // model's stand-in for what packets lose where flows merge (arbitration, virtual channels, head-of-
+  // line blocking: network.contention_loss). Applied at each solve to the resources whose users
+  // changed, which that solve re-solves anyway, so the allocation stays the exact max-min one on the
+  // capacities of the moment. loss >= 0 and finite; 0 (the default): a fixed capacity.
+  void set_crowding(ResourceId r, double loss);
 
   // One more flow over `path` (distinct resource ids, may be empty), each of its bytes/s <= cap.
   // A flow with an empty path runs at its cap (infinite without one).
@@ -153,7 +161,11 @@ class FlowSolver {
   // Records in bottleneck_[e] what holds e (a resource, or -1 for its cap).
   bool satisfied(EntryId e, const std::vector<double>& rates);
 
-  std::vector<double> capacity_;
+  std::vector<double> capacity_;       // as of the last solve
+  std::vector<double> base_capacity_;  // as given to add_resource
+  std::vector<double> crowding_;       // per resource: capacity lost per further flow (0: none)
+  bool any_crowding_ = false;
+  void apply_crowding(ResourceId r);              // capacity_[r] from its users now
   std::vector<std::vector<EntryId>> users_;       // per resource: the entries crossing it
   std::vector<std::vector<double>> user_weight_;  // per resource: each user's weight on it (users_'s order)
   std::vector<Entry> entries_;
