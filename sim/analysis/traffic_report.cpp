@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 
+#include "sim/analysis/pe_bandwidth.hpp"
 #include "sim/core/routing/ordered_routes.hpp"
 #include "sim/core/run/network_resources.hpp"
 
@@ -28,21 +29,7 @@ TrafficReport traffic_report(const core::MachineSpec& m, const core::JobPlacemen
   rep.makespan = run.makespan;
   const core::Torus torus = m.torus();
 
-  // Per measurement: spans per PE, bytes sent per PE, pair bandwidths.
-  struct PeSpan {
-    double start = 1e300, end = -1e300;
-  };
-  std::map<int, std::map<int, PeSpan>> spans;  // iteration -> pe -> span
-  std::map<int, double> size_of;
-  const core::NameId wanted = run.labels.find(label);
-  for (const auto& r : run.records) {
-    if (!label.empty() && r.label != wanted) continue;
-    PeSpan& s = spans[r.iteration][r.pe];
-    s.start = std::min(s.start, r.start);
-    s.end = std::max(s.end, run.summed ? run.last_end[static_cast<size_t>(r.pe)] : r.end);
-    size_of[r.iteration] = std::max(size_of[r.iteration], r.bytes);
-  }
-  std::map<int, std::map<int, double>> sent;  // iteration -> pe -> bytes
+  // Per measurement: pair bandwidths (per-PE bandwidths: pe_bandwidth.hpp).
   std::map<int, std::vector<double>> pairs;
   // Loads per network resource id (injection, ejection, links: network_resources.hpp), summed in
   // transfer order; named once at the end.
@@ -72,7 +59,6 @@ TrafficReport traffic_report(const core::MachineSpec& m, const core::JobPlacemen
   };
   for (const auto& t : run.transfers) {
     const bool in_job = job_pes < 0 || (t.src < job_pes && t.dst < job_pes);
-    if (in_job) sent[t.iteration][t.mover()] += t.bytes;  // a get's data is the getter's
     if (in_job && t.end > t.start) pairs[t.iteration].push_back(t.bytes / (t.end - t.start));
     if (t.src == t.dst) {  // a local copy still passes its node's interfaces in the report
       for (core::ResourceId r : {placement.node_of(t.src), nodes + placement.node_of(t.dst)}) carry(r, t.bytes);
@@ -96,19 +82,11 @@ TrafficReport traffic_report(const core::MachineSpec& m, const core::JobPlacemen
     l.utilisation = utilisation_on[static_cast<size_t>(r)];
     loads[l.name] = l;
   }
-  for (const auto& [it, per_pe] : spans) {
+  for (const auto& [it, m] : pe_bandwidths(run, label, job_pes)) {
     SizeReport s;
-    s.bytes = size_of[it];
-    double first = 1e300, last = -1e300;
-    std::vector<double> bw;
-    for (const auto& [pe, span] : per_pe) {
-      first = std::min(first, span.start);
-      last = std::max(last, span.end);
-      const double bytes = sent[it][pe];
-      if (bytes > 0 && span.end > span.start) bw.push_back(bytes / (span.end - span.start));
-    }
-    s.span = last - first;
-    s.pe_bandwidth = distribution_of(bw);
+    s.bytes = m.bytes;
+    s.span = m.span;
+    s.pe_bandwidth = distribution_of(m.per_pe);
     s.pair_bandwidth = distribution_of(pairs[it]);
     rep.sizes.push_back(s);
   }

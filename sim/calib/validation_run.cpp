@@ -4,7 +4,11 @@
 #include <set>
 #include <stdexcept>
 
+#include "sim/analysis/pe_bandwidth.hpp"
 #include "sim/analysis/swap_statistics.hpp"
+#include "sim/analysis/traffic_report.hpp"
+#include "sim/core/program/swap_pattern.hpp"
+#include "sim/core/program/traffic_pattern.hpp"
 
 namespace t3sim::calib {
 
@@ -28,6 +32,20 @@ double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run)
                                "backlogged (more messages, or more outstanding_puts)");
     return c.statistic == calib::Statistic::AcceptedFlits ? p.accepted_flits_per_cycle : p.accepted_flits_per_cycle_min;
   }
+  if (c.statistic == calib::Statistic::PeBandwidthMedian || c.statistic == calib::Statistic::PeBandwidthMin) {
+    // The pattern's exchange at the case's size (its run has one size: the row's); a swap pattern's
+    // operations are its swaps.
+    auto measured = analysis::pe_bandwidths(run, core::kExchangeLabel);
+    if (measured.empty()) measured = analysis::pe_bandwidths(run, core::kSwapLabel);
+    for (const auto& [it, m] : measured) {
+      if (m.bytes != c.bytes && c.bytes > 0) continue;
+      if (m.per_pe.empty()) break;
+      const analysis::Distribution d = analysis::distribution_of(m.per_pe);
+      return (c.statistic == calib::Statistic::PeBandwidthMedian ? d.median : d.min) / 1e6;
+    }
+    throw std::runtime_error("case " + c.id + ": the run of '" + run.workload + "' has no exchange" +
+                             (c.bytes > 0 ? " of " + std::to_string(static_cast<long long>(c.bytes)) + " bytes" : ""));
+  }
   if (run.swap_iterations <= 0)
     throw std::runtime_error("case " + c.id + " needs a swap statistic, but '" + run.workload + "' is no swap pattern");
   const analysis::SwapStatistics st = analysis::swap_statistics(run, run.swap_iterations);
@@ -44,6 +62,8 @@ double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run)
     case calib::Statistic::MainJobEnd:
     case calib::Statistic::AcceptedFlits:
     case calib::Statistic::AcceptedFlitsMin:
+    case calib::Statistic::PeBandwidthMedian:
+    case calib::Statistic::PeBandwidthMin:
       break;
   }
   return NAN;

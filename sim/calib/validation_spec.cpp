@@ -8,6 +8,8 @@ const char* statistic_unit(Statistic s) {
     case Statistic::EstimatedLatency:
       return "us";
     case Statistic::PeakBandwidth:
+    case Statistic::PeBandwidthMedian:
+    case Statistic::PeBandwidthMin:
       return "MB/s";
     case Statistic::ModelMaxRelErrorPct:
       return "%";

@@ -23,16 +23,20 @@ enum class Statistic {
   MainJobEnd,           // when the main job's last PE finished (a background job's tail left out), s
   AcceptedFlits,        // packet driver: accepted flits per node per cycle, mean over nodes (BookSim's)
   AcceptedFlitsMin,     // packet driver: the slowest node's accepted flits per cycle
+  PeBandwidthMedian,    // the median PE's bandwidth over the pattern's exchange (analysis/pe_bandwidth.hpp), MB/s
+  PeBandwidthMin,       // the slowest PE's, MB/s
 };
 // As a metric's `statistic:` names them; RecordDuration has no name: it is a metric without one (with
 // `record:` and `holds:` instead).
-constexpr core::NameTable<Statistic, 6> kStatisticNames = {
+constexpr core::NameTable<Statistic, 8> kStatisticNames = {
     {Statistic::PeakBandwidth, "peak_bandwidth_MBps"},
     {Statistic::EstimatedLatency, "estimated_latency_us"},
     {Statistic::ModelMaxRelErrorPct, "model_max_rel_error_pct"},
     {Statistic::MainJobEnd, "main_job_end_s"},
     {Statistic::AcceptedFlits, "accepted_flits_per_cycle"},
-    {Statistic::AcceptedFlitsMin, "accepted_flits_per_cycle_min"}};
+    {Statistic::AcceptedFlitsMin, "accepted_flits_per_cycle_min"},
+    {Statistic::PeBandwidthMedian, "pe_bandwidth_median_MBps"},
+    {Statistic::PeBandwidthMin, "pe_bandwidth_min_MBps"}};
 constexpr const auto& name_table(Statistic) { return kStatisticNames; }
 const char* statistic_unit(Statistic s);
 
@@ -148,6 +152,14 @@ struct SuiteSpec {
   // Written by calibrate: variable -> value text ("" key) or row value -> value text.
   std::map<std::string, std::map<std::string, std::string>> fitted;
   std::vector<PairedOrdering> paired_orderings;
+  // A suite of another model's figures on our machine (the packet driver's, issue 32): the driver that
+  // makes the data (`calibrate --record` writes them), the network parameters `calibrate` fits to the
+  // rows `fit_where` picks (the others are held back: predictions the fit never saw), and whether
+  // validate runs it only when named (`on_request`).
+  std::string record_driver;
+  std::vector<std::string> fit_network;
+  RowFilter fit_where;
+  bool on_request = false;
 };
 
 // The run a case needs: a profile and the workload's variable values.

@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <future>
 #include <stdexcept>
 
 #include "sim/calib/validation_run.hpp"
+#include "sim/io/files/atomic_file.hpp"
 #include "sim/io/output/results_writer.hpp"
 #include "sim/protocol/run_request.hpp"
 
@@ -90,7 +93,7 @@ core::RunResult run_in_child(const std::string& machine, const std::string& work
                               workload + " on " + machine + " (profile " + profile + ")");
 }
 
-core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::RunKey& key) {
+core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::RunKey& key, bool with_transfers) {
   protocol::RunRequest r =
       json_request(key.machine.empty() ? suite.machine_path : key.machine,
                    key.workload.empty() ? suite.workload_path : key.workload, key.profile, key.variables);
@@ -103,18 +106,39 @@ core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::Ru
     r.background_pes = suite.background_pes;
     r.background_variables = key.background_variables;
   }
-  return run_request_in_child(r, r.workload + " on " + r.machine + " (suite " + suite.id + ")");
+  const std::string what = r.workload + " on " + r.machine + " (suite " + suite.id + ")";
+  if (!with_transfers) return run_request_in_child(r, what);
+  // The JSON holds the records only; the data movements come back through a file of the child's.
+  char dir_template[] = "/tmp/t3sim-case-XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (dir == nullptr) throw std::runtime_error("cannot make a temporary folder for " + what);
+  r.transfers_file = std::string(dir) + "/transfers.csv";
+  core::RunResult result;
+  try {
+    result = run_request_in_child(r, what);
+    result.transfers = io::parse_transfers_csv(io::read_whole_file(r.transfers_file), r.transfers_file);
+  } catch (...) {
+    std::filesystem::remove_all(dir);
+    throw;
+  }
+  std::filesystem::remove_all(dir);
+  return result;
 }
 
 std::map<calib::RunKey, core::RunResult> run_cases_in_children(const calib::SuiteSpec& suite,
                                                                const std::vector<calib::MeasuredCase>& cases) {
   const std::vector<calib::RunKey> keys = calib::runs_needed(cases);
+  // Per-PE bandwidths count each PE's data movements, which the run's JSON does not carry.
+  const bool with_transfers = std::any_of(cases.begin(), cases.end(), [](const calib::MeasuredCase& c) {
+    return c.statistic == calib::Statistic::PeBandwidthMedian || c.statistic == calib::Statistic::PeBandwidthMin;
+  });
   std::map<calib::RunKey, core::RunResult> runs;
   for (size_t i = 0; i < keys.size(); i += 2) {
     std::vector<std::future<core::RunResult>> batch;
     for (size_t k = i; k < std::min(keys.size(), i + 2); ++k)
-      batch.push_back(
-          std::async(std::launch::async, [&suite, key = keys[k]] { return run_case_in_child(suite, key); }));
+      batch.push_back(std::async(std::launch::async, [&suite, key = keys[k], with_transfers] {
+        return run_case_in_child(suite, key, with_transfers);
+      }));
     for (size_t k = i; k < std::min(keys.size(), i + 2); ++k) runs[keys[k]] = batch[k - i].get();
   }
   return runs;

@@ -31,7 +31,8 @@ ChildOutcome run_child(const std::vector<std::string>& args);
 core::RunResult run_in_child(const std::string& machine, const std::string& workload, const std::string& profile,
                              const std::map<std::string, std::string>& variables = {});
 // The run a validation case needs (its suite's machine and workload, and its background when it has one).
-core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::RunKey& key);
+// with_transfers: also its data movements (per-PE bandwidth statistics need them).
+core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::RunKey& key, bool with_transfers = false);
 // Every run the cases need (calib::runs_needed), two children at a time (the machines have 2 cores).
 std::map<calib::RunKey, core::RunResult> run_cases_in_children(const calib::SuiteSpec& suite,
                                                                const std::vector<calib::MeasuredCase>& cases);

@@ -12,9 +12,10 @@
 #include "sim/calib/profile_fitter.hpp"
 #include "sim/calib/validation_run.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/variable_fit.hpp"
 #include "sim/core/machine/machine_params.hpp"
 #include "sim/core/machine/param_ranges.hpp"
+#include "sim/fitting/network_fit.hpp"
+#include "sim/fitting/variable_fit.hpp"
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/files/input_error.hpp"
 #include "sim/io/machine/machine_loader.hpp"
@@ -86,6 +87,55 @@ std::string fit_text(const std::string& suite, const calib::FitResult& fit, int 
   return text + "}";
 }
 
+// Per metric, over `results`: median and largest |relative error|, and how many are outside tolerance.
+void print_error_summary(const std::string& what, const std::vector<calib::CaseResult>& results) {
+  std::map<std::string, std::vector<double>> errors;
+  std::map<std::string, int> outside;
+  for (const auto& r : results) {
+    if (r.measured.report_only) continue;
+    errors[r.measured.metric].push_back(std::fabs(r.rel_error));
+    if (!r.within_tolerance) ++outside[r.measured.metric];
+  }
+  for (auto& [metric, e] : errors)
+    std::cout << fmt::format(
+        "    {:<10} {:<8} n {:>3}  median |rel err| {:6.2f}%  max {:7.2f}%  outside tolerance {}\n", what, metric,
+        e.size(), core::quantile(e, 0.5) * 100, *std::max_element(e.begin(), e.end()) * 100, outside[metric]);
+}
+
+// A suite's network parameters fitted to its training rows (network_fit.hpp), the held-back rows
+// judged, the values written into its machine file. Returns the values that differ from the file's.
+int calibrate_network(const calib::SuiteSpec& suite, const CalibrateArgs& a) {
+  const core::MachineSpec machine = io::load_machine(suite.machine_path);
+  std::cout << fmt::format("suite {}: fitting {} ({}) to its rows {}\n", suite.id, suite.machine_path,
+                           fmt::join(suite.fit_network, ", "),
+                           suite.fit_where.empty() ? std::string("(all)") : fmt::format("{}", suite.fit_where));
+  const fitting::NetworkFit fit = fitting::fit_suite_network(suite, io::load_suite_cases(suite));
+  int mismatches = 0;
+  std::vector<io::ScalarEdit> edits;
+  for (const auto& [key, value] : fit.params) {
+    const double in_file = core::param_value(machine, "network." + key).value_or(NAN);
+    const bool same = std::fabs(in_file - value) <= kCheckTolerance * std::max(std::fabs(value), 1e-6);
+    if (!same) ++mismatches;
+    const std::string text = fmt::format("{:.7g}", value);
+    std::cout << fmt::format("    {:<18} {:>12}   (file: {:.7g}{})   {} evaluations\n", key, text, in_file,
+                             same ? "" : ", differs", fit.evaluations);
+    edits.push_back({"network." + key, text});
+  }
+  for (const auto* group : {&fit.training, &fit.held_back})
+    for (const auto& r : *group)
+      std::cout << fmt::format("    {:<9} {:<60} {:>+8.2f}%{}\n", group == &fit.training ? "trained" : "held back",
+                               r.measured.id.substr(suite.id.size() + 1), r.rel_error * 100,
+                               r.within_tolerance ? "" : "  outside");
+  print_error_summary("trained", fit.training);
+  print_error_summary("held back", fit.held_back);
+  if (!a.dry_run && !a.check) {
+    const std::string text = io::read_whole_file(suite.machine_path);
+    io::write_file_atomically(suite.machine_path, io::splice_scalars(suite.machine_path, text, edits));
+    std::cout << "  written to " << suite.machine_path << "\n";
+  }
+  return mismatches;
+}
+
 }  // namespace
 
 int cmd_calibrate(const CalibrateArgs& a) {
@@ -99,10 +149,30 @@ int cmd_calibrate(const CalibrateArgs& a) {
       std::cout << fmt::format("suite {}: {}'s figures, checked by validate, never fitted\n", suite.id, suite.peer);
       continue;
     }
+    if (a.record) {  // another model's figures made again, not a fit
+      if (suite.record_driver.empty()) {
+        if (!a.suite.empty())
+          throw io::InputError({a.cases, 0, 0}, "suites." + suite.id + ".record_driver",
+                               "is missing: --record makes the figures of a suite with a record_driver");
+        continue;
+      }
+      std::cout << fmt::format("suite {}: recording its figures under the {} driver\n", suite.id, suite.record_driver);
+      const int written = fitting::record_suite(suite, io::load_suite_cases(suite));
+      std::cout << fmt::format("  {} figures written to {}\n", written, suite.data_path);
+      continue;
+    }
+    if (!suite.fit_network.empty()) {
+      if (suite.on_request && a.suite.empty()) {
+        std::cout << fmt::format("suite {}: on request (calibrate --suite {})\n", suite.id, suite.id);
+        continue;
+      }
+      mismatches += calibrate_network(suite, a);
+      continue;
+    }
     if (!suite.fit_variables.empty()) {  // run conditions fitted, written back into the cases file
       std::cout << fmt::format("suite {}: fitting its run conditions ({} variable(s))\n", suite.id,
                                suite.fit_variables.size());
-      const auto fits = fit_suite_variables(suite, io::load_suite_cases(suite), a.check);
+      const auto fits = fitting::fit_suite_variables(suite, io::load_suite_cases(suite), a.check);
       for (const auto& f : fits) {
         std::cout << fmt::format("  {}{} = {}  mean rel err {:+.5f}  ({} runs){}\n", f.variable,
                                  f.row.empty() ? "" : "[" + f.row + "]", f.value, f.mean_rel_error, f.evaluations,
@@ -112,7 +182,8 @@ int cmd_calibrate(const CalibrateArgs& a) {
       if (!a.dry_run && !a.check) {
         const std::string text = io::read_whole_file(a.cases);
         io::write_file_atomically(
-            a.cases, io::splice_scalars(a.cases, text, {{"suites." + suite.id + ".fitted", fitted_text(fits), true}}));
+            a.cases,
+            io::splice_scalars(a.cases, text, {{"suites." + suite.id + ".fitted", fitting::fitted_text(fits), true}}));
         std::cout << "  written to " << a.cases << "\n";
       }
       if (suite.fit_params.empty()) continue;

@@ -341,14 +341,19 @@ int main(int argc, char** argv) {
 
   CalibrateArgs cal;
   auto* cal_cmd =
-      app.add_subcommand("calibrate", "Fit profile parameters to a suite's measurements and write them back");
+      app.add_subcommand("calibrate", "Fit a suite's parameters to its measurements (or figures) and write them back");
   cal_cmd->add_option("--cases", cal.cases,
                       "validation cases file (default: validation/cases.yaml of t3sim's data; written back only "
                       "when that is the source tree of the build tree t3sim runs from)");
   cal_cmd->add_option("--suite", cal.suite, "only this suite");
   cal_cmd->add_option("--profile", cal.profile, "only this profile");
   cal_cmd->add_flag("--dry-run", cal.dry_run, "print the fit, write nothing");
-  cal_cmd->add_flag("--check", cal.check, "refit and exit 1 if the machine file's values differ");
+  auto* cal_check = cal_cmd->add_flag("--check", cal.check, "refit and exit 1 if the machine file's values differ");
+  cal_cmd
+      ->add_flag("--record", cal.record,
+                 "a suite of another model's figures (record_driver): run its rows under that driver and write the "
+                 "figures into its CSV instead of fitting")
+      ->excludes(cal_check);
   cal_cmd
       ->add_option("--bootstrap", cal.bootstrap,
                    "also refit on N residual-bootstrap data sets and write each value's 5-95% range (fit.range)")

@@ -15,8 +15,10 @@ using simgrid::kernel::timer::Timer;
 SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResources& resources)
     : cost_(cost), resources_(resources) {
   for (core::ResourceId r = 0; r < resources.count(); ++r) solver_.add_resource(resources.capacity(r));
-  if (const double loss = cost.machine().network.contention_loss; loss > 0)
+  if (const double loss = cost.machine().network.contention_loss; loss > 0) {
+    crowded_ = true;
     for (core::LinkId l = 0; l < resources.link_bound(); ++l) solver_.set_crowding(resources.link_resource(l), loss);
+  }
   if (const core::MinimalPaths* paths = resources.routing().adaptive_paths()) {
     adaptive_ = std::make_unique<core::AdaptiveSplits>(*paths, resources.link_resource(0), resources.link_bound(),
                                                        cost.machine().adaptive_moves);
@@ -56,6 +58,8 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
     e = solver_.add_flow(path, resources_.weights(), INFINITY);
   }
+  // Flows to one node are one stream where they cross a crowded link (FlowSolver::set_crowding).
+  if (crowded_) solver_.set_crowd_key(e, resources_.node_of(dst));
   join(e, bytes, kind != core::FlowKind::GetRequest, std::move(then));
 }
 

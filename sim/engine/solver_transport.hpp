@@ -92,11 +92,12 @@ class SolverTransport : public core::Transport {
   std::vector<core::EntryId> candidates_;  // entries whose rate changed in the last solve
   std::vector<core::EntryId> live_;        // rebalance(): the live entries
   bool settle_due_ = false;                // the next solve re-balances
-  double settle_time_ = 0;                 // s: local solves, an exact one at most this long after (0: exact)
-  bool reconcile_due_ = false;             // the next solve is exact
-  bool reconcile_scheduled_ = false;       // an exact solve is scheduled
-  uint64_t settle_generation_ = 0;         // the latest re-balancing scheduled (earlier ones are void)
-  double last_settle_ = -1e300;            // s: the last re-balancing
+  bool crowded_ = false;              // network.contention_loss > 0: links crowded, flows keyed by destination node
+  double settle_time_ = 0;            // s: local solves, an exact one at most this long after (0: exact)
+  bool reconcile_due_ = false;        // the next solve is exact
+  bool reconcile_scheduled_ = false;  // an exact solve is scheduled
+  uint64_t settle_generation_ = 0;    // the latest re-balancing scheduled (earlier ones are void)
+  double last_settle_ = -1e300;       // s: the last re-balancing
   core::EventCalendar calendar_;
   core::IndexedHeap completions_;      // each entry's earliest end, moved in place when its rate changes
   std::vector<EntryState> entries_;    // by solver entry id

@@ -106,10 +106,26 @@ INSTANTIATE_TEST_SUITE_P(
                       "paired_ordering_metric_unknown.yaml:17:5: suites.test-suite.paired_orderings: names no metric"},
         RejectionCase{"statistic_unknown",
                       "metrics\\[0\\].statistic: must be peak_bandwidth_MBps, estimated_latency_us, "
-                      "model_max_rel_error_pct, main_job_end_s, accepted_flits_per_cycle or "
-                      "accepted_flits_per_cycle_min \\(got 'peak_rate'\\)"},
+                      "model_max_rel_error_pct, main_job_end_s, accepted_flits_per_cycle, "
+                      "accepted_flits_per_cycle_min, pe_bandwidth_median_MBps or pe_bandwidth_min_MBps \\(got "
+                      "'peak_rate'\\)"},
         RejectionCase{
             "fit_metrics_unknown",
             "suites.test-suite.fit_metrics: names no metric of this suite; did you mean 'get'\\? \\(got 'gets'\\)"},
-        RejectionCase{"csv_ragged_row", "ragged.csv:3:1: row has 4 cells, header has 3"}),
+        RejectionCase{"csv_ragged_row", "ragged.csv:3:1: row has 4 cells, header has 3"},
+        RejectionCase{"record_driver_unknown",
+                      "record_driver_unknown.yaml:15:20: suites.test-suite.record_driver: must be fast, reference or "
+                      "packet \\(got 'packets'\\)"},
+        RejectionCase{"fit_where_without_fit_network",
+                      "suites.test-suite.fit_where: goes with fit_network \\(the rows the network parameters are "
+                      "fitted to\\)"},
+        RejectionCase{"fit_network_with_fit_params",
+                      "suites.test-suite.fit_network: give fit_network or fit_params / fit_variables, not both"},
+        RejectionCase{"fit_network_unknown",
+                      "fit_network: not a network parameter calibrate can fit; did you mean 'contention_loss'\\? "
+                      "\\(got 'contention_los'\\)"},
+        RejectionCase{"peer_with_fit_network",
+                      "suites.test-suite.fit_network: a suite of a peer's figures \\(peer: SomeSim 1.0\\) is "
+                      "checked, never fitted"},
+        RejectionCase{"fit_where_column_unknown", "valid.csv:2:1: role: no such column"}),
     t3sim::test::rule_name);

@@ -447,6 +447,9 @@ class RandomSequence {
         }
     }
     const EntryId e = solver_.add_flow(path, cap);
+    // Crowded systems of odd seeds key entries by their path's last resource (a destination's
+    // interface, as the transport keys flows by destination node), so streams merge in the count.
+    if (sc_.crowding > 0 && seed_ % 2 == 1 && !path.empty()) solver_.set_crowd_key(e, path.back() % 7);
     if (e != expected)
       return testing::AssertionFailure() << where() << "add_flow(" << describe_path(path) << ", " << cap
                                          << ") returned entry " << e << ", expected " << expected
@@ -674,6 +677,31 @@ TEST(FlowSolverCrowding, CountsASplitFlowByItsWeight) {
   s.add_flow({link, spare}, {0.5, 0.5}, FlowSolver::kNoCap);
   s.solve();
   EXPECT_DOUBLE_EQ(s.capacity(link), 400e6 / 1.5);  // 1.5 flows' worth: loss x 0.5
+}
+
+TEST(FlowSolverCrowding, FlowsOfOneKeyAreOneStream) {
+  FlowSolver s;
+  const ResourceId link = s.add_resource(480e6);
+  const ResourceId to_a = s.add_resource(1e9), to_b = s.add_resource(1e9), spare = s.add_resource(1e9);
+  s.set_crowding(link, 0.5);
+  const EntryId a1 = s.add_flow({link, to_a});
+  const EntryId a2 = s.add_flow({spare, link, to_a});  // another path to the same destination
+  s.set_crowd_key(a1, 0);
+  s.set_crowd_key(a2, 0);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.capacity(link), 480e6);  // one stream: nothing lost
+  EXPECT_DOUBLE_EQ(s.rate(a1), 240e6);
+  const EntryId b = s.add_flow({link, to_b});
+  s.set_crowd_key(b, 1);
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.capacity(link), 480e6 / 1.5);  // two streams
+  EXPECT_DOUBLE_EQ(s.rate(b), 480e6 / 1.5 / 3);
+  const EntryId unkeyed = s.add_flow({link}, 1e9);  // no key: a stream of its own
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.capacity(link), 480e6 / 2);
+  EXPECT_EQ(s.full_solve()[static_cast<size_t>(unkeyed)], s.rate(unkeyed));
+  EXPECT_THROW(s.set_crowd_key(b, -1), std::invalid_argument);
+  EXPECT_THROW(s.set_crowd_key(99, 0), std::out_of_range);
 }
 
 TEST(FlowSolverCrowding, RefusesANegativeOrInfiniteLoss) {

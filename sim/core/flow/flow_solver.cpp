@@ -78,12 +78,43 @@ void FlowSolver::set_crowding(ResourceId r, double loss) {
   }
 }
 
+void FlowSolver::set_crowd_key(EntryId e, int key) {
+  if (e < 0 || e >= entry_bound() || !alive(e)) throw std::out_of_range("FlowSolver: no entry " + std::to_string(e));
+  if (key < 0) throw std::invalid_argument("FlowSolver: a crowd key must be >= 0 (got " + std::to_string(key) + ")");
+  Entry& en = entries_[static_cast<size_t>(e)];
+  if (en.crowd_key == key) return;
+  en.crowd_key = key;
+  if (static_cast<size_t>(key) >= key_stamp_.size()) {
+    key_stamp_.resize(static_cast<size_t>(key) + 1, 0);
+    key_weight_.resize(static_cast<size_t>(key) + 1, 0);
+  }
+  mark_dirty(e);  // its resources count it again
+}
+
 void FlowSolver::apply_crowding(ResourceId r) {
   const size_t i = static_cast<size_t>(r);
-  double flows = 0;
+  const uint64_t epoch = ++key_epoch_;
+  double streams = 0;
   const auto& users = users_[i];
-  for (size_t j = 0; j < users.size(); ++j) flows += entries_[static_cast<size_t>(users[j])].count * user_weight_[i][j];
-  capacity_[i] = base_capacity_[i] / (1 + crowding_[i] * std::max(0.0, flows - 1));
+  for (size_t j = 0; j < users.size(); ++j) {
+    const Entry& en = entries_[static_cast<size_t>(users[j])];
+    const double w = user_weight_[i][j];
+    if (en.crowd_key < 0) {
+      streams += en.count * w;
+      continue;
+    }
+    // One stream per key, weighing its largest weight (added as it grows).
+    const size_t k = static_cast<size_t>(en.crowd_key);
+    if (key_stamp_[k] != epoch) {
+      key_stamp_[k] = epoch;
+      key_weight_[k] = w;
+      streams += w;
+    } else if (w > key_weight_[k]) {
+      streams += w - key_weight_[k];
+      key_weight_[k] = w;
+    }
+  }
+  capacity_[i] = base_capacity_[i] / (1 + crowding_[i] * std::max(0.0, streams - 1));
 }
 
 void FlowSolver::mark_dirty(EntryId e) {
@@ -182,6 +213,7 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vec
   en.rate = 0;
   en.count = 1;
   en.hash = hash;
+  en.crowd_key = -1;
   trial_[static_cast<size_t>(e)] = 0;
   attach(e);
   by_path_.emplace(hash, e);

@@ -58,13 +58,18 @@ class FlowSolver {
   int resource_count() const { return static_cast<int>(capacity_.size()); }
   // As of the last solve (below the capacity given when r is crowded: set_crowding).
   double capacity(ResourceId r) const { return capacity_.at(static_cast<std::size_t>(r)); }
-  // Crowding: r's capacity falls with the flows crossing it, to C / (1 + loss x (n - 1)) for n >= 1
-  // flows (n: the sum of multiplicity x weight of its users; a lone flow keeps all of C). The flow
-  // model's stand-in for what packets lose where flows merge (arbitration, virtual channels, head-of-
-  // line blocking: network.contention_loss). Applied at each solve to the resources whose users
-  // changed, which that solve re-solves anyway, so the allocation stays the exact max-min one on the
-  // capacities of the moment. loss >= 0 and finite; 0 (the default): a fixed capacity.
+  // Crowding: r's capacity falls with the streams crossing it, to C / (1 + loss x (n - 1)) for n >= 1
+  // (a lone stream keeps all of C). The flow model's stand-in for what packets lose where flows merge
+  // (arbitration, virtual channels, head-of-line blocking: network.contention_loss). A stream is the
+  // users of one crowd key (set_crowd_key: the transport gives the flow's destination, as flows to one
+  // destination follow one route on from where they meet and queue as one), weighing the largest
+  // weight among them; an entry without a key is a stream per flow (multiplicity x weight). Applied at
+  // each solve to the resources whose users changed, which that solve re-solves anyway, so the
+  // allocation stays the exact max-min one on the capacities of the moment. loss >= 0 and finite; 0
+  // (the default): a fixed capacity.
   void set_crowding(ResourceId r, double loss);
+  // Entry e's crowd key (>= 0; a small id, as a node's: keys index a table). Kept until e is freed.
+  void set_crowd_key(EntryId e, int key);
 
   // One more flow over `path` (distinct resource ids, may be empty), each of its bytes/s <= cap.
   // A flow with an empty path runs at its cap (infinite without one).
@@ -138,6 +143,7 @@ class FlowSolver {
     double rate = 0;
     int count = 0;
     std::size_t hash = 0;  // path_hash(path, cap)
+    int crowd_key = -1;    // set_crowd_key; -1: none (a stream per flow)
   };
   static double weight_of(const Entry& en, std::size_t i) { return en.weight.empty() ? 1.0 : en.weight[i]; }
   // Entries by the hash of (path, weights, cap); a hash's few entries are compared in full (no key copies).
@@ -165,7 +171,10 @@ class FlowSolver {
   std::vector<double> base_capacity_;  // as given to add_resource
   std::vector<double> crowding_;       // per resource: capacity lost per further flow (0: none)
   bool any_crowding_ = false;
-  void apply_crowding(ResourceId r);              // capacity_[r] from its users now
+  void apply_crowding(ResourceId r);  // capacity_[r] from its users now
+  std::vector<uint64_t> key_stamp_;   // apply_crowding: == key_epoch_: the key's stream counted
+  std::vector<double> key_weight_;    // its weight so far
+  uint64_t key_epoch_ = 0;
   std::vector<std::vector<EntryId>> users_;       // per resource: the entries crossing it
   std::vector<std::vector<double>> user_weight_;  // per resource: each user's weight on it (users_'s order)
   std::vector<Entry> entries_;

@@ -62,7 +62,7 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
        "most link_bandwidth / (1 + contention_loss x (n - 1))): what routers lose to arbitration, virtual channels "
        "and head-of-line blocking where flows merge, which max-min sharing does not; how it compares with the packet "
        "driver: docs/model.md (Contention in the flow model); 0: pure max-min",
-       std::nullopt, T3SIM_FIELD(NetworkParams, contention_loss)},
+       FitRange{0.2, 0, 2}, T3SIM_FIELD(NetworkParams, contention_loss)},
       {"flit_bytes", Quantity::Size, std::string("8B"), 1, false, 4096,
        "packet driver: bytes one link moves per router cycle in one direction (a flit)", std::nullopt,
        T3SIM_FIELD(NetworkParams, flit_bytes)},

@@ -12,8 +12,9 @@
 
 namespace t3sim::core {
 
-// How a calibrated parameter is searched: start value and bounds, in SI units. The search works on
-// log(value), so every bound is > 0.
+// How a calibrated parameter is searched: start value and bounds, in SI units. A profile's parameters
+// are searched on log(value), so their bounds are > 0; a network parameter (a suite's fit_network) on
+// the value itself, between its bounds (0 allowed).
 struct FitRange {
   double start;
   double lower;

@@ -143,23 +143,23 @@ void check_metric_names(const calib::SuiteSpec& spec, const MapReader& s) {
   }
 }
 
-std::vector<std::string> read_fit_params(MapReader& s) {
-  const std::string key = s.child_path("fit_params");
-  const YAML::Node list = sequence_value(s.required("fit_params"), s.file(), key);
+// A suite's list of parameters to fit under `key`: 1 to kMaxFitParams names, each one of `fittable`
+// (`what` says which kind, in the error), none twice.
+std::vector<std::string> read_param_list(MapReader& s, const std::string& list_key,
+                                         const std::vector<std::string>& fittable, const std::string& what) {
+  const std::string key = s.child_path(list_key);
+  const YAML::Node list = sequence_value(s.required(list_key), s.file(), key);
   if (list.size() == 0 || list.size() > calib::kMaxFitParams)
     throw InputError(pos_of(s.file(), list), key,
                      "must name 1 to " + std::to_string(calib::kMaxFitParams) + " parameters",
                      std::to_string(list.size()));
-  std::vector<std::string> fittable;
-  for (const auto& d : core::profile_params())
-    if (d.fit) fittable.push_back(d.key);
   std::vector<std::string> out;
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string name = scalar_text(list[i], s.file(), key);
     if (std::find(fittable.begin(), fittable.end(), name) == fittable.end()) {
       const std::string hint = closest_match(name, fittable);
       throw InputError(pos_of(s.file(), list[i]), key,
-                       "not a parameter calibrate can fit" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
+                       "not " + what + " calibrate can fit" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
                        "'" + name + "'");
     }
     if (std::find(out.begin(), out.end(), name) != out.end())
@@ -167,6 +167,22 @@ std::vector<std::string> read_fit_params(MapReader& s) {
     out.push_back(name);
   }
   return out;
+}
+
+// A profile's parameters (`fit_params`): those declared with a fit range.
+std::vector<std::string> read_fit_params(MapReader& s) {
+  std::vector<std::string> fittable;
+  for (const auto& d : core::profile_params())
+    if (d.fit) fittable.push_back(d.key);
+  return read_param_list(s, "fit_params", fittable, "a parameter");
+}
+
+// The network parameters a suite fits (`fit_network`): those declared with a fit range.
+std::vector<std::string> read_fit_network(MapReader& s) {
+  std::vector<std::string> fittable;
+  for (const auto& d : core::network_params())
+    if (d.fit) fittable.push_back(d.key);
+  return read_param_list(s, "fit_network", fittable, "a network parameter");
 }
 
 calib::RowSetting read_row_setting(const YAML::Node& n, const std::string& file, const std::string& path) {
@@ -310,11 +326,28 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
         spec.paired_orderings.push_back(std::move(p));
       }
     }
+    spec.record_driver = s.optional_string("record_driver").value_or("");
+    if (!spec.record_driver.empty() && spec.record_driver != "fast" && spec.record_driver != "reference" &&
+        spec.record_driver != "packet")
+      throw InputError(pos_of(cases_path, s.node()["record_driver"]), s.child_path("record_driver"),
+                       "must be fast, reference or packet", "'" + spec.record_driver + "'");
+    if (auto r = s.optional("on_request")) spec.on_request = bool_value(*r, cases_path, s.child_path("on_request"));
+    if (auto fw = s.optional("fit_where")) {
+      if (!s.has("fit_network"))
+        throw InputError(s.key_pos("fit_where"), s.child_path("fit_where"),
+                         "goes with fit_network (the rows the network parameters are fitted to)");
+      spec.fit_where = read_text_map(*fw, cases_path, s.child_path("fit_where"));
+    }
     if (!spec.peer.empty()) {  // a peer's figures check a configuration; nothing is fitted to them
+      for (const char* key : {"fit_params", "fit_variables", "fit_network"})
+        if (s.has(key))
+          throw InputError(s.key_pos(key), s.child_path(key),
+                           "a suite of a peer's figures (peer: " + spec.peer + ") is checked, never fitted");
+    } else if (s.has("fit_network")) {
       if (s.has("fit_params") || s.has("fit_variables"))
-        throw InputError(s.key_pos(s.has("fit_params") ? "fit_params" : "fit_variables"),
-                         s.child_path(s.has("fit_params") ? "fit_params" : "fit_variables"),
-                         "a suite of a peer's figures (peer: " + spec.peer + ") is checked, never fitted");
+        throw InputError(s.key_pos("fit_network"), s.child_path("fit_network"),
+                         "give fit_network or fit_params / fit_variables, not both (one model per suite)");
+      spec.fit_network = read_fit_network(s);
     } else if (spec.fit_variables.empty() || s.has("fit_params")) {
       spec.fit_params = read_fit_params(s);
     }
@@ -354,6 +387,7 @@ std::vector<calib::MeasuredCase> load_suite_cases(const calib::SuiteSpec& suite)
   std::vector<std::pair<std::string, size_t>> var_cols;
   for (const auto& [var, column] : suite.row_variables) var_cols.emplace_back(var, table.column(column));
   for (const auto& o : suite.orderings) table.column(o.group_column);  // named columns must exist
+  for (const auto& [column, value] : suite.fit_where) table.column(column);
 
   std::vector<size_t> id_cols;
   for (const auto& column : suite.id_columns) id_cols.push_back(table.column(column));
@@ -416,6 +450,8 @@ std::vector<calib::MeasuredCase> load_suite_cases(const calib::SuiteSpec& suite)
       c.run = run;
       for (const auto& [var, value] : metric.variables) c.run.variables[var] = value;
       c.row = row;
+      // A row the network parameters were fitted to is no prediction (held-back rows are).
+      if (!suite.fit_network.empty() && calib::row_matches(suite.fit_where, row)) c.fitted = true;
       for (const auto& v : suite.fit_variables)
         if (calib::row_matches(v.where, row) &&
             std::find(v.metrics.begin(), v.metrics.end(), metric.id) != v.metrics.end())

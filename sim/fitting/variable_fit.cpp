@@ -1,4 +1,4 @@
-#include "sim/cli/variable_fit.hpp"
+#include "sim/fitting/variable_fit.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "sim/child/child_run.hpp"
 #include "sim/core/support/units.hpp"
 
-namespace t3sim::cli {
+namespace t3sim::fitting {
 namespace {
 
 core::Quantity quantity_of(const calib::FitVariable& v) {
@@ -131,4 +131,4 @@ std::string fitted_text(const std::vector<VariableFit>& fits) {
   return "{" + out + "}";
 }
 
-}  // namespace t3sim::cli
+}  // namespace t3sim::fitting

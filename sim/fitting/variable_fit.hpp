@@ -10,7 +10,7 @@
 
 #include "sim/calib/validation_spec.hpp"
 
-namespace t3sim::cli {
+namespace t3sim::fitting {
 
 struct VariableFit {
   std::string variable;
@@ -33,4 +33,4 @@ std::vector<VariableFit> fit_suite_variables(const calib::SuiteSpec& suite, std:
 // The suite's `fitted:` value as one flow mapping, for writing back.
 std::string fitted_text(const std::vector<VariableFit>& fits);
 
-}  // namespace t3sim::cli
+}  // namespace t3sim::fitting
