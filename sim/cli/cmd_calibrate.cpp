@@ -128,6 +128,38 @@ int calibrate_network(const calib::SuiteSpec& suite, const CalibrateArgs& a) {
                                r.within_tolerance ? "" : "  outside");
   print_error_summary("trained", fit.training);
   print_error_summary("held back", fit.held_back);
+  if (a.model_error) {
+    // The model-form error as the parameter's range: the 5-95% of the values the rows would each want
+    // (those whose error moves with it), widened to hold the fitted value; --uncertainty then carries it.
+    const std::string& key = suite.fit_network.front();
+    std::vector<double> wanted;
+    for (const auto& r : fitting::fit_each_row(suite, io::load_suite_cases(suite))) {
+      std::cout << fmt::format("    row alone {:<52} {}{}\n", r.row.substr(suite.id.size() + 1),
+                               r.sensitive ? fmt::format("{:.4g}", r.value) : "-  (its error does not move with it)",
+                               r.trained ? "" : "  (held back)");
+      if (r.sensitive) wanted.push_back(r.value);
+    }
+    if (wanted.size() < 2) throw std::runtime_error("suite " + suite.id + ": fewer than 2 rows move with " + key);
+    const double fitted = fit.params.front().second;
+    const double low = std::min(core::quantile(wanted, 0.05), fitted);
+    const double high = std::max(core::quantile(wanted, 0.95), fitted);
+    const std::string range = fmt::format("{:.4g}..{:.4g}", low, high);
+    const std::string path = "uncertainty.network." + key;
+    const auto in_file = machine.uncertainty.find("network." + key);
+    const std::string file_range = in_file == machine.uncertainty.end()
+                                       ? std::string("none")
+                                       : fmt::format("{:.4g}..{:.4g}", in_file->second.low, in_file->second.high);
+    const bool same = file_range == range;
+    if (!same) ++mismatches;
+    std::cout << fmt::format("    {:<18} model-form range {}  (5-95% of {} rows' own values; file: {}{})\n", key, range,
+                             wanted.size(), file_range, same ? "" : ", differs");
+    edits.push_back(
+        {path,
+         fmt::format("{{range: {}, why: \"fit: the model-form error, 5-95% of the values {} rows of {} want each "
+                     "(calibrate --model-error)\"}}",
+                     range, wanted.size(), suite.id),
+         true});
+  }
   if (!a.dry_run && !a.check) {
     const std::string text = io::read_whole_file(suite.machine_path);
     io::write_file_atomically(suite.machine_path, io::splice_scalars(suite.machine_path, text, edits));

@@ -59,9 +59,10 @@ struct CalibrateArgs {
   std::string suite;    // empty: all
   std::string profile;  // empty: every profile in the suite's data
   bool dry_run = false;
-  bool check = false;   // refit and compare with the file; exit 1 on a difference
-  bool record = false;  // write the figures of suites with a record_driver instead of fitting
-  int bootstrap = 0;    // > 0: also refit on this many resamples of the rows and write the 5-95% ranges
+  bool check = false;        // refit and compare with the file; exit 1 on a difference
+  bool record = false;       // write the figures of suites with a record_driver instead of fitting
+  bool model_error = false;  // network fits: also each row alone, their spread as the parameter's range
+  int bootstrap = 0;         // > 0: also refit on this many resamples of the rows and write the 5-95% ranges
 };
 int cmd_calibrate(const CalibrateArgs& a);
 

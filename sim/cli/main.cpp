@@ -354,6 +354,9 @@ int main(int argc, char** argv) {
                  "a suite of another model's figures (record_driver): run its rows under that driver and write the "
                  "figures into its CSV instead of fitting")
       ->excludes(cal_check);
+  cal_cmd->add_flag("--model-error", cal.model_error,
+                    "a suite that fits network parameters: also fit each row alone and write the spread of their "
+                    "values as the parameter's range (uncertainty), the model-form error --uncertainty carries");
   cal_cmd
       ->add_option("--bootstrap", cal.bootstrap,
                    "also refit on N residual-bootstrap data sets and write each value's 5-95% range (fit.range)")

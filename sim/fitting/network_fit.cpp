@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <future>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -75,6 +76,46 @@ NetworkFit fit_suite_network(const calib::SuiteSpec& suite, const std::vector<ca
   for (auto& r : evaluate_network(suite, cases, fit.params))
     (r.measured.fitted ? fit.training : fit.held_back).push_back(std::move(r));
   return fit;
+}
+
+std::vector<RowValue> fit_each_row(const calib::SuiteSpec& suite, const std::vector<calib::MeasuredCase>& cases) {
+  const std::string key = suite.fit_network.at(0);
+  const auto& d = network_decl(key);
+  std::vector<std::string> order;  // rows in file order
+  std::map<std::string, std::vector<calib::MeasuredCase>> by_row;
+  for (const auto& c : cases) {
+    if (c.report_only) continue;
+    const std::string row = c.id.substr(0, c.id.rfind('/'));
+    if (!by_row.count(row)) order.push_back(row);
+    by_row[row].push_back(c);
+  }
+  auto fit_row = [&](const std::string& row) {
+    const std::vector<calib::MeasuredCase>& row_cases = by_row.at(row);
+    auto objective = [&](const std::vector<double>& x) {
+      double sum = 0;
+      for (const auto& r : evaluate_network(suite, row_cases, {{key, x[0]}})) {
+        const double l = std::log1p(r.rel_error);
+        sum += l * l;
+      }
+      return sum;
+    };
+    RowValue v;
+    v.row = row;
+    v.trained = row_cases.front().fitted;
+    v.sensitive = std::fabs(objective({d.fit->lower}) - objective({d.fit->upper})) > 1e-4;
+    if (v.sensitive)
+      v.value = calib::minimise_in_box(objective, {d.fit->start}, {d.fit->lower}, {d.fit->upper}, 15, 10, 1e-3).x[0];
+    return v;
+  };
+  // Two rows at a time (each evaluation of a row is one child run): the machines have 2 cores.
+  std::vector<RowValue> out;
+  for (size_t i = 0; i < order.size(); i += 2) {
+    std::vector<std::future<RowValue>> running;
+    for (size_t k = i; k < std::min(order.size(), i + 2); ++k)
+      running.push_back(std::async(std::launch::async, fit_row, order[k]));
+    for (auto& f : running) out.push_back(f.get());
+  }
+  return out;
 }
 
 int record_suite(const calib::SuiteSpec& suite, const std::vector<calib::MeasuredCase>& cases) {

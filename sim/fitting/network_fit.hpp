@@ -24,6 +24,18 @@ struct NetworkFit {
 
 // Fits the suite's fit_network parameters to its training cases (those marked fitted by the loader).
 NetworkFit fit_suite_network(const calib::SuiteSpec& suite, const std::vector<calib::MeasuredCase>& cases);
+// What each row alone would want of the first fit_network parameter: fitted to that row's cases only
+// (a quicker search of the same range), two rows at a time. Their spread is the model-form error: how
+// far apart the patterns and sizes of job pull the one value the machine file holds.
+struct RowValue {
+  std::string row;        // the row's case id without the metric ("t3e-contention/pattern=tornado/pes=64")
+  double value = 0;       // the value that fits it best
+  bool sensitive = true;  // its error moves with the value (at the range's ends by more than 1e-4 in the
+                          // objective): else it says nothing of the value and is left out of the spread
+  bool trained = false;   // one of fit_where's rows
+};
+std::vector<RowValue> fit_each_row(const calib::SuiteSpec& suite, const std::vector<calib::MeasuredCase>& cases);
+
 // The cases' results with the network parameters at `values` (key, value).
 std::vector<calib::CaseResult> evaluate_network(const calib::SuiteSpec& suite, std::vector<calib::MeasuredCase> cases,
                                                 const std::vector<std::pair<std::string, double>>& values);

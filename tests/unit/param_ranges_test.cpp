@@ -76,6 +76,26 @@ TEST(ParamRanges, LatinHypercubeHitsEveryStratumOnceInEachDimension) {
   EXPECT_NE(core::latin_hypercube(params, n, 8), rows);
 }
 
+TEST(ParamRanges, LatinHypercubeSamplesACountAsWholeNumbers) {
+  // network.vc_buffer_flits 10..20 on mcurie: --uncertainty sent 13.75 flits, which run refuses.
+  std::vector<core::RangedParam> params = {{"network.vc_buffer_flits", {10, 20, ""}, 10, true}};
+  const int n = 33;
+  std::set<double> seen;
+  for (const auto& row : core::latin_hypercube(params, n, 3)) {
+    EXPECT_EQ(row[0], std::floor(row[0]));
+    EXPECT_GE(row[0], 10);
+    EXPECT_LE(row[0], 20);
+    seen.insert(row[0]);
+  }
+  EXPECT_EQ(seen.size(), 11u);  // 33 strata over 11 whole numbers: each 3 times
+}
+
+TEST(ParamRanges, RangedCountsAreWhole) {
+  const auto m = io::load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/t3e-900-mcurie.yaml");
+  for (const auto& p : core::ranged_params(m, "shmem"))
+    EXPECT_EQ(p.whole, p.path == "network.vc_buffer_flits") << p.path;
+}
+
 TEST(ParamRanges, QuantileInterpolatesBetweenOrderStatistics) {
   EXPECT_DOUBLE_EQ(core::quantile({4, 1, 3, 2, 5}, 0.5), 3);
   EXPECT_DOUBLE_EQ(core::quantile({1, 2, 3, 4, 5}, 0.05), 1.2);

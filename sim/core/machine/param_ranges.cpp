@@ -90,7 +90,8 @@ std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& 
   for (const auto& [path, range] : m.uncertainty) {  // std::map: key-path order
     const bool shared = path.rfind("node.", 0) == 0 || path.rfind("network.", 0) == 0 || path.rfind("io.", 0) == 0;
     if (!shared && (own.empty() || path.rfind(own, 0) != 0)) continue;
-    out.push_back({path, range, param_value(m, path).value_or(0)});
+    const auto quantity = param_quantity(path);
+    out.push_back({path, range, param_value(m, path).value_or(0), quantity && *quantity == Quantity::Count});
   }
   return out;
 }
@@ -104,7 +105,13 @@ std::vector<std::vector<double>> latin_hypercube(const std::vector<RangedParam>&
     for (int i = 0; i < n; ++i) {
       const double offset = static_cast<double>(rng() >> 11) * 0x1.0p-53;  // uniform in [0, 1)
       const double u = (strata[static_cast<size_t>(i)] + offset) / n;
-      rows[static_cast<size_t>(i)][d] = r.low + u * (r.high - r.low);
+      double& value = rows[static_cast<size_t>(i)][d];
+      if (params[d].whole) {
+        const double low = std::ceil(r.low), high = std::floor(r.high);
+        value = std::min(high, std::floor(low + u * (high - low + 1)));
+      } else {
+        value = r.low + u * (r.high - r.low);
+      }
     }
   }
   return rows;

@@ -37,11 +37,14 @@ struct RangedParam {
   std::string path;
   ParamRange range;
   double nominal = 0;
+  bool whole = false;  // a count (buffer flits, VCs): sampled as whole numbers
 };
 std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile);
 
 // n points of a Latin hypercube over the ranges, uniform within each: for parameter d, point i lies
-// in stratum perm_d(i) of n equal strata, at a uniform offset inside it. Seeded and the same on every
+// in stratum perm_d(i) of n equal strata, at a uniform offset inside it. A whole-number parameter
+// takes the integer that point falls on when [low, high + 1) is cut into its integers (each integer
+// of the range equally likely; a count such as a buffer's flits has no value between two). Seeded and the same on every
 // platform (std::mt19937_64, whose output the standard fixes; offsets from its top 53 bits).
 // Returns n rows of one value per parameter, in the order of `params`.
 std::vector<std::vector<double>> latin_hypercube(const std::vector<RangedParam>& params, int n, uint64_t seed);

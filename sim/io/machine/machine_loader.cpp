@@ -227,7 +227,8 @@ void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec
       core::ParamRange r = read_range_text(range_node, path, e.child_path("range"), *core::param_quantity(param));
       const std::string why = e.string_at("why");
       if (why.empty()) throw InputError(e.key_pos("why"), e.child_path("why"), "must say why the range is what it is");
-      r.why = why.rfind("assumed", 0) == 0 ? why : "assumed: " + why;
+      // A range calibrate wrote (a network fit's model-form error) says so with "fit:"; others are assumed.
+      r.why = why.rfind("assumed", 0) == 0 || why.rfind("fit:", 0) == 0 ? why : "assumed: " + why;
       e.finish();
       check_range(m, param, r, range_node, path, e.child_path("range"));
       m.uncertainty[param] = r;
