@@ -16,9 +16,16 @@ child_of() {
     sleep 0.01
   done
 }
+# Gone: no such process, or a zombie (dead, waiting for whoever adopted it to reap it: under load that
+# can take longer than a second, and kill -0 still answers for a zombie).
+gone() {
+  local state
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 0
+  [ -z "$state" ] || [ "$state" = Z ] || [ "$state" = X ]
+}
 gone_within_a_second() {
   for _ in $(seq 1 100); do
-    kill -0 "$1" 2>/dev/null || return 0
+    gone "$1" && return 0
     sleep 0.01
   done
   return 1

@@ -188,9 +188,14 @@ int cmd_calibrate(const CalibrateArgs& a) {
                                "is missing: --record makes the figures of a suite with a record_driver");
         continue;
       }
+      if (suite.on_request && a.suite.empty()) {
+        std::cout << fmt::format("suite {}: on request (calibrate --suite {} --record)\n", suite.id, suite.id);
+        continue;
+      }
       std::cout << fmt::format("suite {}: recording its figures under the {} driver\n", suite.id, suite.record_driver);
-      const int written = fitting::record_suite(suite, io::load_suite_cases(suite));
-      std::cout << fmt::format("  {} figures written to {}\n", written, suite.data_path);
+      const int made = fitting::record_suite(suite, io::load_suite_cases(suite), !a.dry_run);
+      std::cout << fmt::format("  {} figures {} {}\n", made,
+                               a.dry_run ? "made, not written (--dry-run):" : "written to", suite.data_path);
       continue;
     }
     if (!suite.fit_network.empty()) {

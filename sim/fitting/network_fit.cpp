@@ -118,7 +118,7 @@ std::vector<RowValue> fit_each_row(const calib::SuiteSpec& suite, const std::vec
   return out;
 }
 
-int record_suite(const calib::SuiteSpec& suite, const std::vector<calib::MeasuredCase>& cases) {
+int record_suite(const calib::SuiteSpec& suite, const std::vector<calib::MeasuredCase>& cases, bool write) {
   if (suite.record_driver.empty())
     throw io::InputError({suite.data_path, 0, 0}, "record_driver",
                          "suite '" + suite.id + "' names no record_driver: its data are recorded measurements");
@@ -175,7 +175,7 @@ int record_suite(const calib::SuiteSpec& suite, const std::vector<calib::Measure
     for (size_t col = 0; col < cells.size(); ++col) out << (col ? "," : "") << cells[col];
     out << "\n";
   }
-  io::write_file_atomically(suite.data_path, out.str());
+  if (write) io::write_file_atomically(suite.data_path, out.str());
   return written;
 }
 

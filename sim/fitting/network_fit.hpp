@@ -41,7 +41,7 @@ std::vector<calib::CaseResult> evaluate_network(const calib::SuiteSpec& suite, s
                                                 const std::vector<std::pair<std::string, double>>& values);
 // Runs every row of the suite under its record_driver and writes each metric's figure into its column of
 // the suite's CSV (other columns, comments and rows kept; one comment line says how they were made).
-// Returns the number of figures written.
-int record_suite(const calib::SuiteSpec& suite, const std::vector<calib::MeasuredCase>& cases);
+// Returns the number of figures made; `write` false (--dry-run): the file is left as it is.
+int record_suite(const calib::SuiteSpec& suite, const std::vector<calib::MeasuredCase>& cases, bool write = true);
 
 }  // namespace t3sim::fitting
