@@ -169,7 +169,7 @@ class FlowSolver {
 
   std::vector<double> capacity_;       // as of the last solve
   std::vector<double> base_capacity_;  // as given to add_resource
-  std::vector<double> crowding_;       // per resource: capacity lost per further flow (0: none)
+  std::vector<double> crowding_;       // per resource: capacity lost per further stream (0: none)
   bool any_crowding_ = false;
   void apply_crowding(ResourceId r);  // capacity_[r] from its users now
   std::vector<uint64_t> key_stamp_;   // apply_crowding: == key_epoch_: the key's stream counted

@@ -57,8 +57,9 @@ struct NetworkParams {
   // at their old values before the exact max-min allocation is solved again (0: at once, always
   // exact). Numerical, not physical: engine/solver_transport.hpp.
   double settle_time = 10e-6;
-  // The flow model only (fast driver): the fraction of a torus link's capacity lost per further flow
-  // crossing it; a link crossed by n flows carries at most link_bandwidth / (1 + loss (n - 1)). What
+  // The flow model only (fast driver): the fraction of a torus link's capacity lost per further stream
+  // crossing it (a stream: the flows to one destination node); a link crossed by n streams carries at
+  // most link_bandwidth / (1 + loss (n - 1)). What
   // the packet driver's routers lose where flows merge and max-min sharing does not (docs/model.md,
   // Contention in the flow model). 0: pure max-min.
   double contention_loss = 0;
