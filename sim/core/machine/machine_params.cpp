@@ -58,8 +58,9 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
        "time)",
        std::nullopt, T3SIM_FIELD(NetworkParams, settle_time)},
       {"contention_loss", Quantity::Ratio, std::string("0"), 0, false, 10,
-       "fast driver: the fraction of a torus link's capacity lost per further flow crossing it (n flows share at "
-       "most link_bandwidth / (1 + contention_loss x (n - 1))): what routers lose to arbitration, virtual channels "
+       "fast driver: the fraction of a torus link's capacity lost per further stream crossing it (a stream: the "
+       "flows to one destination node; n streams share at most link_bandwidth / (1 + contention_loss x (n - 1))): "
+       "what routers lose to arbitration, virtual channels "
        "and head-of-line blocking where flows merge, which max-min sharing does not; how it compares with the packet "
        "driver: docs/model.md (Contention in the flow model); 0: pure max-min",
        FitRange{0.2, 0, 2}, T3SIM_FIELD(NetworkParams, contention_loss)},
