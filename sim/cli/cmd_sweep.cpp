@@ -32,6 +32,7 @@
 #include "sim/io/study/sweep_spec.hpp"
 #include "sim/report/sweep_plot.hpp"
 #include "sim/report/sweep_report.hpp"
+#include "sim/study/driver_check.hpp"
 #include "sim/study/point_selection.hpp"
 #include "sim/study/sweep_parts.hpp"
 #include "sim/study/sweep_rows.hpp"
@@ -48,11 +49,13 @@ struct Running {
 
 // `mask`: the signal mask to run the point's process under (the sweep's own before it blocked SIGINT,
 // SIGTERM and SIGCHLD to wait for them).
-pid_t start_point(const io::SweepPoint& p, const std::string& dir, const std::string& out_file,
+// `traffic_dir`: the study's folder, where the point's traffic report goes; "": none (a check's rerun of a
+// point must not take the place of the study's report of it).
+pid_t start_point(const io::SweepPoint& p, const std::string& traffic_dir, const std::string& out_file,
                   const std::string& err_file, int uncertainty, const sigset_t& mask) {
   protocol::RunRequest request = p.request();
   request.uncertainty = uncertainty;
-  request.traffic_file = study::point_traffic_file(dir, p.index);
+  if (!traffic_dir.empty()) request.traffic_file = study::point_traffic_file(traffic_dir, p.index);
   std::vector<std::string> args = {"t3sim"};
   const auto run = request.to_argv();
   args.insert(args.end(), run.begin(), run.end());
@@ -78,7 +81,7 @@ pid_t start_point(const io::SweepPoint& p, const std::string& dir, const std::st
 
 // Runs `todo` (`jobs` at a time), appending each finished point's row to `rows_file` and, when
 // `failed_file` is set, each failure to it, and when `timing_file` is set each wall time; progress counts
-// from `already` of `total`.
+// from `already` of `total`. Traffic reports go under `traffic_dir` ("": none).
 struct PointsRun {
   int failures = 0;
   std::map<std::string, double> wall;  // by point id
@@ -93,9 +96,9 @@ int pending_interrupt() {
     if (sigismember(&pending, sig)) return sig;
   return 0;
 }
-PointsRun run_points(const std::vector<io::SweepPoint>& todo, const std::string& dir, size_t already, size_t total,
-                     int jobs, int uncertainty, const std::string& rows_file, const std::string& failed_file,
-                     const std::string& scratch, const std::string& timing_file = "") {
+PointsRun run_points(const std::vector<io::SweepPoint>& todo, const std::string& traffic_dir, size_t already,
+                     size_t total, int jobs, int uncertainty, const std::string& rows_file,
+                     const std::string& failed_file, const std::string& scratch, const std::string& timing_file = "") {
   std::filesystem::create_directories(scratch);
   PointsRun run;
   std::map<pid_t, Running> running;
@@ -110,7 +113,7 @@ PointsRun run_points(const std::vector<io::SweepPoint>& todo, const std::string&
     while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
       const auto& p = todo[next++];
       const std::string base = scratch + "/" + std::to_string(p.index);
-      running[start_point(p, dir, base + ".json", base + ".err", uncertainty, mask)] = {
+      running[start_point(p, traffic_dir, base + ".json", base + ".err", uncertainty, mask)] = {
           p, base + ".json", base + ".err", std::chrono::steady_clock::now()};
     }
     int status = 0;
@@ -171,6 +174,7 @@ std::string resume_command(const SweepArgs& a, const std::string& dir) {
   if (!a.points.empty()) words.insert(words.end(), {"--points", a.points});
   if (!a.driver.empty()) words.insert(words.end(), {"--driver", a.driver});
   if (a.uncertainty > 0) words.insert(words.end(), {"--uncertainty", std::to_string(a.uncertainty)});
+  if (a.check > 0) words.insert(words.end(), {"--check", fmt::format("{}", a.check), "--check-driver", a.check_driver});
   if (a.report) words.push_back("--report");
   if (a.force) words.push_back("--force");
   std::string text;
@@ -232,6 +236,46 @@ int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& point
   return run.failures > 0 ? 1 : 0;
 }
 
+// `--check FRACTION`: the chosen points again under the check's driver, into DIR/check-DRIVER.csv (kept
+// and resumed as sweep.csv is), then each figure's difference written and its largest printed. Returns
+// the number of check runs that failed, or -signal when the check was interrupted.
+// The points --check runs (study/driver_check.hpp); refused before anything runs when there are none.
+std::vector<study::PointToCheck> points_to_check(const std::vector<io::SweepPoint>& points, const SweepArgs& a) {
+  const std::vector<study::PointToCheck> chosen = study::check_points(points, a.check, a.check_driver);
+  if (chosen.empty())
+    throw io::InputError({"--check-driver", 0, 0}, "",
+                         "every point of " + a.spec + " already runs under --driver " + a.check_driver +
+                             ": there is nothing to check against it (give another --check-driver)");
+  return chosen;
+}
+
+int run_check(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points,
+              const std::vector<study::PointToCheck>& chosen, const std::string& dir, const SweepArgs& a, int jobs) {
+  const std::string rows_file = study::check_rows_file(dir, a.check_driver);
+  const std::string header = io::sweep_header(spec);
+  auto done = study::read_sweep_rows(rows_file);
+  io::write_file_atomically(rows_file, study::sweep_csv_text(done, header));
+  std::vector<io::SweepPoint> todo;
+  for (const auto& c : chosen)
+    if (!done.count(c.point.id())) todo.push_back(c.point);
+  std::cerr << fmt::format("sweep {}: checking {} of {} points under --driver {}, {} already in {}\n", spec.name,
+                           chosen.size(), points.size(), a.check_driver, chosen.size() - todo.size(), rows_file);
+  // No uncertainty samples and no traffic reports: the check asks for one figure per point.
+  const PointsRun run =
+      run_points(todo, "", chosen.size() - todo.size(), chosen.size(), jobs, 0, rows_file, "", dir + "/.check-points");
+  if (run.interrupted) return -run.interrupted;
+  std::filesystem::remove_all(dir + "/.check-points");
+  done = study::read_sweep_rows(rows_file);
+  io::write_file_atomically(rows_file, study::sweep_csv_text(done, header));
+  const study::DriverCheck check =
+      study::compare_rows(chosen, study::read_sweep_rows(dir + "/sweep.csv"), done, header, a.check_driver);
+  io::write_file_atomically(study::check_differences_file(dir, a.check_driver), study::check_differences_csv(check));
+  const std::string study_driver = spec.common.driver.empty() ? "fast" : spec.common.driver;
+  std::cerr << "sweep " << spec.name << ": " << study::check_summary_text(check, study_driver)
+            << fmt::format("  every checked point: {}\n", study::check_differences_file(dir, a.check_driver));
+  return run.failures;
+}
+
 }  // namespace
 
 int cmd_sweep(const SweepArgs& a) {
@@ -254,8 +298,10 @@ int cmd_sweep(const SweepArgs& a) {
   }
   if (!a.points.empty()) return run_task(spec, points, dir, a);
   if (a.slurm || a.collect || a.resubmit || a.wait) return cmd_sweep_slurm(a, spec, points, dir);
+  const std::vector<study::PointToCheck> chosen =
+      a.check > 0 ? points_to_check(points, a) : std::vector<study::PointToCheck>{};
   std::filesystem::create_directories(dir);
-  report::write_sweep_manifest(dir, a.spec, a.uncertainty);
+  report::write_sweep_manifest(dir, a.spec, a.uncertainty, a.check, a.check_driver);
   const std::string csv = dir + "/sweep.csv";
   // Rewrite what survived (drops a half-written line), then append from there.
   const auto done = study::read_sweep_rows(csv);
@@ -287,12 +333,18 @@ int cmd_sweep(const SweepArgs& a) {
   std::filesystem::remove_all(dir + "/.points");
   std::cerr << fmt::format("sweep {}: {} points in {}, {:.1f} s wall for this run, {} failed\n", spec.name, rows.size(),
                            csv, total, run.failures);
+  int failures = run.failures;
+  if (a.check > 0) {
+    const int check = run_check(spec, points, chosen, dir, a, jobs);
+    if (check < 0) return interrupted(spec.name, -check, rows.size(), points.size(), a, dir);
+    failures += check;
+  }
   const std::string plot_note = report::plot_sweep(csv, dir, spec);
   if (!plot_note.empty()) std::cerr << plot_note << "\n";
   if (a.report &&
       std::all_of(points.begin(), points.end(), [&](const io::SweepPoint& p) { return rows.count(p.id()); }))
     std::cerr << "report: " << report::write_sweep_report(dir) << "\n";
-  return run.failures > 0 ? 1 : 0;
+  return failures > 0 ? 1 : 0;
 }
 
 }  // namespace t3sim::cli

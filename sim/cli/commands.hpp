@@ -75,6 +75,8 @@ struct SweepArgs {
   bool force = false;   // write into a folder that holds another study's results
   bool report = false;  // when complete, also write OUT/report.html
   std::string points;   // non-empty: run only these points into a part file of their own (an array task)
+  double check = 0;     // > 0: this fraction of the points again under check_driver (study/driver_check.hpp)
+  std::string check_driver = "packet";
   // Slurm (cmd_sweep_slurm.cpp)
   bool slurm = false;     // write DIR/sweep.sbatch, a job array of the points not yet done, and submit it
   bool dry_run = false;   // with --slurm or --resubmit: write the script, submit nothing

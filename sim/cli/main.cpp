@@ -412,6 +412,19 @@ int main(int argc, char** argv) {
       ->add_option("--uncertainty", sweep.uncertainty,
                    "run every point N times over the machines' parameter ranges: sweep.csv gains 5-95% bands")
       ->check(CLI::Range(2, 10000));
+  auto* check_opt =
+      sweep_cmd
+          ->add_option("--check", sweep.check,
+                       "then run this fraction of the points (0 < F <= 1, drawn with a fixed seed) again under "
+                       "--check-driver into OUT/check-DRIVER.csv, and print each figure's largest difference")
+          ->check(CLI::Range(1e-9, 1.0));
+  sweep_cmd->add_option("--check-driver", sweep.check_driver, "the driver --check runs its points under")
+      ->check(CLI::IsMember(t3sim::core::enum_names<t3sim::engine::Driver>()))
+      ->capture_default_str()
+      ->needs(check_opt);
+  // A check runs on this machine once the study's points are done: after --collect, run the sweep again
+  // with --check (it finds every point done and runs only the check).
+  for (auto* o : {points_opt, slurm_opt, collect_opt, resubmit_opt, wait_opt}) check_opt->excludes(o);
 
   BenchArgs bench;
   auto* bench_cmd =

@@ -20,6 +20,7 @@
 #include "sim/report/link_heatmap.hpp"
 #include "sim/report/report_style.hpp"
 #include "sim/report/sweep_axes_plot.hpp"
+#include "sim/study/driver_check.hpp"
 #include "sim/study/sweep_parts.hpp"
 #include "sim/study/sweep_rows.hpp"
 
@@ -198,14 +199,61 @@ std::string heatmap_html(const std::string& dir, const std::vector<io::SweepPoin
 
 }  // namespace
 
-void write_sweep_manifest(const std::string& dir, const std::string& spec, int uncertainty) {
+// The points the sweep ran again under another driver (sweep --check): what the check says, and a row
+// per point. "" when the sweep ran no check.
+std::string check_html(const std::string& dir, const std::string& driver, const io::SweepSpec& spec) {
+  if (driver.empty()) return "";
+  const std::string path = study::check_differences_file(dir, driver);
+  if (!std::filesystem::exists(path)) return "";
+  const study::DriverCheck check = study::read_check_differences(path, driver);
+  HtmlTable t;
+  t.id = "check";
+  t.header = {"index",
+              "makespan (us)",
+              driver + " makespan (us)",
+              "difference",
+              "per-PE median (MB/s)",
+              driver + " median",
+              "difference",
+              "slowest PE (MB/s)",
+              driver + " slowest",
+              "difference",
+              "point"};
+  auto cells = [](const std::optional<study::CheckedFigure>& f) -> std::vector<std::string> {
+    if (!f) return {"", "", ""};
+    return {fmt::format("{:.3f}", f->study), fmt::format("{:.3f}", f->check),
+            fmt::format("{:+.1f}%", 100 * f->difference())};
+  };
+  for (const auto& p : check.points) {
+    std::vector<std::string> row = {std::to_string(p.index)};
+    for (const auto& f : {std::optional<study::CheckedFigure>(p.makespan_us), p.pe_median_MBps, p.pe_min_MBps})
+      for (auto& c : cells(f)) row.push_back(c);
+    row.push_back(p.id);
+    t.rows.push_back(row);
+  }
+  const std::string study_driver = spec.common.driver.empty() ? "fast" : spec.common.driver;
+  return fmt::format(
+             "<h2>Checked under --driver {}</h2>\n<p>Points drawn at random (a fixed seed) and run again "
+             "under the {} driver: difference = (study &minus; {}) / {}.</p>\n<pre>{}</pre>\n",
+             html_escape(driver), html_escape(driver), html_escape(driver), html_escape(driver),
+             html_escape(study::check_summary_text(check, study_driver))) +
+         table_html(t);
+}
+
+void write_sweep_manifest(const std::string& dir, const std::string& spec, int uncertainty, double check,
+                          const std::string& check_driver) {
   nlohmann::ordered_json j;
   j["spec"] = std::filesystem::absolute(spec).lexically_normal().string();
   j["t3sim"] = T3SIM_VERSION;
   std::string command = "t3sim sweep " + spec + " --out " + dir;
   if (uncertainty > 0) command += " --uncertainty " + std::to_string(uncertainty);
+  if (check > 0) command += fmt::format(" --check {} --check-driver {}", check, check_driver);
   j["command"] = command;
   j["uncertainty"] = uncertainty;
+  if (check > 0) {
+    j["check"] = check;
+    j["check_driver"] = check_driver;
+  }
   io::write_file_atomically(dir + "/sweep-manifest.json", j.dump(1) + "\n");
 }
 
@@ -451,6 +499,7 @@ std::string write_sweep_report(const std::string& dir) {
   else
     body += "<h2>" + html_escape(spec.name) + "</h2>\n" + plots;
   body += "<h2>Most loaded point</h2>\n" + heatmap_html(dir, points, busiest, files);
+  body += check_html(dir, manifest.value("check_driver", std::string()), spec);
   body += fmt::format(
               "<h2>Results</h2>\n<p>{} points (click a column to sort). Bandwidths in MB/s, times in &micro;s, "
               "utilisations as fractions of the link rate.</p>\n",
