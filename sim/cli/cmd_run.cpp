@@ -84,8 +84,8 @@ int cmd_run(const protocol::RunRequest& a) {
   }
   const bool is_trace = !a.trace.empty();
   const auto load_start = std::chrono::steady_clock::now();
-  io::LoadedWorkload loaded = is_trace ? io::load_trace(a.trace, profile->eager_threshold, a.pes, a.size,
-                                                        core::kMaxOperations, a.strict, a.expand_whole)
+  io::LoadedWorkload loaded = is_trace ? io::load_trace(a.trace, {profile->eager_threshold, profile->mpi_queue_bytes},
+                                                        a.pes, a.size, core::kMaxOperations, a.strict, a.expand_whole)
                                        : io::load_workload(a.workload, a.variables, a.pes, a.size);
   if (loaded.account.lines > 0) std::cerr << io::account_text(loaded.account);
   const double load_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();

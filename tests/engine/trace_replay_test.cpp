@@ -37,7 +37,7 @@ TEST(TraceReplay, ShiftTraceEqualsShiftWorkload) {
   const auto m = io::load_machine(source("platforms/t3e-900-mcurie.yaml"));
   const auto& profile = *m.find_profile("");
   const auto yaml = io::load_workload(source("workloads/shift.yaml")).workload;
-  const auto trace = io::load_shmem_trace(source("workloads/traces/shift.t3t"), profile.eager_threshold).workload;
+  const auto trace = io::load_shmem_trace(source("workloads/traces/shift.t3t"), {profile.eager_threshold}).workload;
   ASSERT_EQ(yaml.pes, trace.pes);
   // The same operations in the same order on every PE (the run-level comparison of the two, byte for
   // byte, is the regression test regression.trace.equals_workload: one SimGrid engine per process).
@@ -64,7 +64,7 @@ TEST(TraceReplay, ShiftTraceEqualsShiftWorkload) {
 
 TEST(TraceReplay, PutPingPongMeetsTheClosedForm) {
   const core::MachineSpec m = test::small_machine();
-  expect_uncontended(m, io::load_shmem_trace(source("workloads/traces/pingpong-put.t3t"), 0, 0, 4096).workload);
+  expect_uncontended(m, io::load_shmem_trace(source("workloads/traces/pingpong-put.t3t"), {0}, 0, 4096).workload);
 }
 
 // The send/receive ping-pong of `bytes` with the message layer switching protocols at `threshold`.
@@ -73,7 +73,7 @@ void expect_send_recv_pingpong_uncontended(double threshold, double bytes) {
   m.profiles[0].message_overhead = 3e-6;
   m.profiles[0].eager_threshold = threshold;
   expect_uncontended(
-      m, io::load_shmem_trace(source("workloads/traces/pingpong-sendrecv.t3t"), threshold, 0, bytes).workload);
+      m, io::load_shmem_trace(source("workloads/traces/pingpong-sendrecv.t3t"), {threshold}, 0, bytes).workload);
 }
 
 TEST(TraceReplay, EagerSendRecvPingPongMeetsTheClosedForm) { expect_send_recv_pingpong_uncontended(16384, 4096); }
@@ -82,7 +82,7 @@ TEST(TraceReplay, RendezvousSendRecvPingPongMeetsTheClosedForm) { expect_send_re
 
 TEST(TraceReplay, TimeSplitAddsUpToEachPesEnd) {
   const core::MachineSpec m = test::small_machine();
-  const auto w = io::load_shmem_trace(source("workloads/traces/strided-atomics.t3t"), 0).workload;
+  const auto w = io::load_shmem_trace(source("workloads/traces/strided-atomics.t3t"), {0}).workload;
   const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
   const auto split = analysis::time_split(r, w.pes);
   ASSERT_EQ(split.size(), 8u);

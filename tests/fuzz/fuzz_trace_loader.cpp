@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int pes : {0, 7}) {
     try {
       const t3sim::io::LoadedWorkload w =
-          t3sim::io::load_trace(path, pes ? 4096 : 0, pes, 0, kMaxOperations, false, false, kMaxOperations);
+          t3sim::io::load_trace(path, {pes ? 4096.0 : 0.0}, pes, 0, kMaxOperations, false, false, kMaxOperations);
       if (w.workload.source) drain(*w.workload.source);
     } catch (const t3sim::io::InputError&) {
     }

@@ -159,7 +159,11 @@ INSTANTIATE_TEST_SUITE_P(
                       "software.scale_with_clock: names no time parameter of a profile \\(got 'copy_bandwidth'\\)"},
         RejectionCase{"derived_value_without_provenance", "provenance: no source given for 'network.link_bandwidth'"},
         RejectionCase{"scale_with_clock_without_base", "software.scale_with_clock: needs a base machine"},
-        RejectionCase{"pes_per_node_not_whole", "node.pes_per_node: expected a whole number"}),
+        RejectionCase{"pes_per_node_not_whole", "node.pes_per_node: expected a whole number"},
+        RejectionCase{"mpi_queue_bytes_negative",
+                      ":26:24: software.profiles.base.mpi_queue_bytes: must be >= 0B \\(got '-8B'\\)"},
+        RejectionCase{"mpi_queue_bytes_beyond_hardware_message",
+                      ":26:24: software.profiles.base.mpi_queue_bytes: must be <= 56B \\(got '57B'\\)"}),
     t3sim::test::rule_name);
 
 TEST(MachineLoader, DirectoryIsRejected) {

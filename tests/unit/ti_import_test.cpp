@@ -22,7 +22,7 @@ namespace {
 io::LoadedWorkload load(const std::string& name, const std::string& text, bool strict = false) {
   const auto path = std::filesystem::temp_directory_path() / ("t3sim_ti_import_" + name + ".txt");
   std::ofstream(path) << text;
-  return io::load_ti_trace(path.string(), 1024, core::kMaxOperations, strict);
+  return io::load_ti_trace(path.string(), {1024}, core::kMaxOperations, strict);
 }
 
 size_t no_cost(const io::LoadedWorkload& w, const std::string& rule) {
@@ -287,7 +287,7 @@ TEST(TiImport, OneFileLayoutListsOneFileOfEveryRank) {
   std::filesystem::create_directories(dir / "files");
   std::ofstream(dir / "files" / "all_rank-1.txt") << "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n";
   std::ofstream(dir / "master.txt") << "files/all_rank-1.txt\n";
-  const auto w = io::load_ti_trace((dir / "master.txt").string(), 1024);
+  const auto w = io::load_ti_trace((dir / "master.txt").string(), {1024});
   EXPECT_EQ(w.workload.pes, 2);
   EXPECT_EQ(w.account.lines, 4u);
   EXPECT_EQ(ops(w.workload, 1, core::OpKind::MpiRecv), 1);
@@ -315,7 +315,7 @@ class TiCorpus : public testing::TestWithParam<std::string> {};
 
 TEST_P(TiCorpus, EveryLineIsReplayedOrWithoutCostByARule) {
   const std::string master = corpus(GetParam());
-  const io::LoadedWorkload w = io::load_ti_trace(master, 1024);
+  const io::LoadedWorkload w = io::load_ti_trace(master, {1024});
   size_t without = 0;
   for (const auto& [rule, n] : w.account.no_cost) without += n;
   EXPECT_EQ(w.account.lines, lines_in(master));
@@ -329,7 +329,7 @@ INSTANTIATE_TEST_SUITE_P(Real, TiCorpus, testing::ValuesIn(test::ti_corpus_names
 TEST(TiCorpus, LuleshCompletesEveryReceiveAndEveryWaitFindsItsRequest) {
   // 1136 irecvs, each named by one of the 1136 `wait` lines; the 248 `waitall 26` complete the isends
   // (a receive may complete earlier, inside a waitall, by the message layer's progress rule)
-  const io::LoadedWorkload w = io::load_ti_trace(corpus("lulesh-8"), 1024);
+  const io::LoadedWorkload w = io::load_ti_trace(corpus("lulesh-8"), {1024});
   EXPECT_EQ(no_cost(w, "wait for a request no call left pending"), 0u);
   int receives = 0;
   for (const core::Op& op : w.workload.ops) {

@@ -39,9 +39,9 @@ std::vector<std::vector<core::Op>> streamed_programs(const core::Workload& w) {
   return out;
 }
 
-void expect_same_replay(const std::string& path) {
-  const io::LoadedWorkload whole = io::load_ti_trace(path, 1024);
-  const io::LoadedWorkload streamed = io::load_ti_trace_streamed(path, 1024);
+void expect_same_replay(const std::string& path, const core::MessageProtocols& protocols = {1024}) {
+  const io::LoadedWorkload whole = io::load_ti_trace(path, protocols);
+  const io::LoadedWorkload streamed = io::load_ti_trace_streamed(path, protocols);
   ASSERT_TRUE(streamed.workload.source) << "the message index could not match " << path;
   EXPECT_TRUE(streamed.workload.ops.empty());
   EXPECT_TRUE(streamed.workload.summed_records);
@@ -114,8 +114,27 @@ TEST(TiStream, ExamplesReplayAsTheWholeExpansion) {
     expect_same_replay(source_file(std::string("workloads/traces/") + name));
 }
 
+// With the queue path (mpi_queue_bytes, as on the T3E-900) the streamed replay still gives every PE
+// the whole expansion's operations, and the traces do send messages by it.
+TEST(TiStream, QueuePathReplaysAsTheWholeExpansion) {
+  const core::MessageProtocols protocols{0, 40};
+  size_t queued = 0;
+  std::vector<std::string> paths;
+  for (const char* name : {"ti-ring-128.txt", "ti-alltoall-128.txt"})
+    paths.push_back(source_file(std::string("workloads/traces/") + name));
+  for (const std::string& name : test::ti_corpus_names()) paths.push_back(test::ti_corpus_trace(name));
+  for (const std::string& path : paths) {
+    expect_same_replay(path, protocols);
+    const core::Workload whole = io::load_ti_trace(path, protocols).workload;
+    for (const core::Op& op : whole.ops)
+      queued += op.kind == core::OpKind::Put && op.flag != core::kNoName &&
+                whole.flags.name(op.flag).rfind("mp.queue ", 0) == 0;
+  }
+  EXPECT_GT(queued, 0u);
+}
+
 TEST(MessageIndex, NamedReceivesTakeTheirChannelsSendsInOrderAndWildcardsTheRest) {
-  core::MessageIndex index(100);
+  core::MessageIndex index({100});
   using K = core::Call::Kind;
   // PE 0 sends 50, 500 and 70 bytes to PE 1 with tag 3; PE 1 receives one from any source first,
   // then two naming PE 0 and tag 3: the named ones take the first two sends, the wildcard the third.
@@ -129,41 +148,41 @@ TEST(MessageIndex, NamedReceivesTakeTheirChannelsSendsInOrderAndWildcardsTheRest
   EXPECT_EQ(wild.source, 0);
   const core::Matched first = index.next(1, message(K::Recv, 0, 1000, 3));
   EXPECT_EQ(first.bytes, 50);
-  EXPECT_TRUE(first.eager);
+  EXPECT_EQ(first.protocol, core::MessageProtocol::Eager);
   const core::Matched second = index.next(1, message(K::Recv, 0, 1000, 3));
   EXPECT_EQ(second.bytes, 500);
-  EXPECT_FALSE(second.eager);  // above the threshold: rendezvous
+  EXPECT_EQ(second.protocol, core::MessageProtocol::Rendezvous);  // above the threshold: rendezvous
 }
 
 TEST(MessageIndex, SaysWhenItCannotMatch) {
   using K = core::Call::Kind;
   {
-    core::MessageIndex index(100);  // a send nobody receives
+    core::MessageIndex index({100});  // a send nobody receives
     index.add(0, {message(K::Send, 1, 50, 3)});
     index.add(1, {});
     EXPECT_FALSE(index.resolve());
   }
   {
-    core::MessageIndex index(100);  // a receive smaller than its message
+    core::MessageIndex index({100});  // a receive smaller than its message
     index.add(0, {message(K::Send, 1, 50, 3)});
     index.add(1, {message(K::Recv, 0, 40, 3)});
     EXPECT_FALSE(index.resolve());
   }
   {
-    core::MessageIndex index(100);  // a collective's receive (negative tag) larger than what was sent
+    core::MessageIndex index({100});  // a collective's receive (negative tag) larger than what was sent
     index.add(0, {message(K::Send, 1, 50, -1)});
     index.add(1, {message(K::Recv, 0, 60, -1)});
     EXPECT_FALSE(index.resolve());
   }
   {
-    core::MessageIndex index(100);  // the same collective with both sides agreeing
+    core::MessageIndex index({100});  // the same collective with both sides agreeing
     index.add(0, {message(K::Send, 1, 50, -1)});
     index.add(1, {message(K::Recv, 0, 50, -1)});
     EXPECT_TRUE(index.resolve());
     EXPECT_EQ(index.messages(), 0u);  // not held
   }
   {
-    core::MessageIndex index(100);  // a receive from any source with no send left: MPI_PROC_NULL
+    core::MessageIndex index({100});  // a receive from any source with no send left: MPI_PROC_NULL
     core::Call null = message(K::Recv, core::kAnySource, 8, 0);
     null.maybe_null = true;
     index.add(0, {null});

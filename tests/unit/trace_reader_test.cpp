@@ -31,7 +31,7 @@ class TraceRejects : public testing::TestWithParam<RejectionCase> {};
 
 TEST_P(TraceRejects, WithLocatedMessage) {
   const RejectionCase& c = GetParam();
-  t3sim::test::expect_rejected([&] { io::load_trace(data(c.rule), 0); }, c);
+  t3sim::test::expect_rejected([&] { io::load_trace(data(c.rule), {}); }, c);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -118,7 +118,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(ShmemTrace, PingPongExpandsRepeatsSizesAndRelativePeers) {
-  const core::Workload w = io::load_shmem_trace(example("pingpong-put.t3t"), 0).workload;
+  const core::Workload w = io::load_shmem_trace(example("pingpong-put.t3t"), {0}).workload;
   EXPECT_EQ(w.pes, 2);
   int sizes = 0;
   for (const auto& op : w.ops) sizes = std::max(sizes, op.iteration + 1);
@@ -134,7 +134,7 @@ TEST(ShmemTrace, PingPongExpandsRepeatsSizesAndRelativePeers) {
 }
 
 TEST(ShmemTrace, PesOverrideScalesAnAllSection) {
-  const core::Workload w = io::load_shmem_trace(example("shift.t3t"), 0, 16, 1024).workload;
+  const core::Workload w = io::load_shmem_trace(example("shift.t3t"), {0}, 16, 1024).workload;
   EXPECT_EQ(w.pes, 16);
   for (const auto& op : w.ops) {
     if (op.kind == core::OpKind::Put) {
@@ -145,7 +145,7 @@ TEST(ShmemTrace, PesOverrideScalesAnAllSection) {
 }
 
 TEST(ShmemTrace, StridedAndAtomicOperations) {
-  const core::Workload w = io::load_shmem_trace(example("strided-atomics.t3t"), 0).workload;
+  const core::Workload w = io::load_shmem_trace(example("strided-atomics.t3t"), {0}).workload;
   bool strided = false, atomic = false;
   for (const auto& op : w.ops) {
     if (op.kind == core::OpKind::Put && w.labels.name(op.label) == "iput") {
@@ -182,11 +182,11 @@ TEST(MessageLayer, EagerBelowTheThresholdRendezvousAbove) {
     return s;
   };
   core::InternTable flags;
-  const auto eager = core::expand_messages(p, 4096, flags);
+  const auto eager = core::expand_messages(p, {4096}, flags);
   EXPECT_EQ(kinds(eager, 0), "mpi_send put1 ");
   EXPECT_EQ(kinds(eager, 1), "wait mpi_recv get1 ");  // the copy out of the eager buffer is a get from itself
   EXPECT_FALSE(eager.back().message_data);            // a local copy, not the MPI library's pull
-  const auto rendezvous = core::expand_messages(p, 512, flags);
+  const auto rendezvous = core::expand_messages(p, {512}, flags);
   EXPECT_EQ(kinds(rendezvous, 0), "mpi_send put1 wait ");
   EXPECT_EQ(kinds(rendezvous, 1), "wait mpi_recv get0 put0 ");
   EXPECT_EQ(rendezvous[1].bytes, core::kControlBytes);
@@ -221,7 +221,7 @@ TEST(Collectives, EraAlgorithmsMoveTheRightMessages) {
 }
 
 TEST(TiTrace, SplitFilesDatatypesAndRanks) {
-  const core::Workload w = io::load_ti_trace(data("ti_split.txt"), 1e9).workload;  // all eager
+  const core::Workload w = io::load_ti_trace(data("ti_split.txt"), {1e9}).workload;  // all eager
   EXPECT_EQ(w.pes, 2);
   ASSERT_EQ(count(w, core::OpKind::Put, 0), 1);
   for (const auto& op : w.ops) {
@@ -236,7 +236,7 @@ TEST(TiTrace, SplitFilesDatatypesAndRanks) {
 }
 
 TEST(TiTrace, VectorCollectivesAndScansMoveEachBlock) {
-  const core::Workload w = io::load_ti_trace(data("ti_vector.txt"), 1e9).workload;  // all eager: one put each
+  const core::Workload w = io::load_ti_trace(data("ti_vector.txt"), {1e9}).workload;  // all eager: one put each
   double put_bytes = 0;
   int puts = 0;
   for (const auto& op : w.ops) {
@@ -252,10 +252,10 @@ TEST(TiTrace, VectorCollectivesAndScansMoveEachBlock) {
 
 TEST(TiTrace, RingAndAllToAllExamplesLoadAtBothSizes) {
   for (int n : {128, 532}) {
-    const core::Workload ring = io::load_ti_trace(example("ti-ring-" + std::to_string(n) + ".txt"), 0).workload;
+    const core::Workload ring = io::load_ti_trace(example("ti-ring-" + std::to_string(n) + ".txt"), {0}).workload;
     EXPECT_EQ(ring.pes, n);
     EXPECT_EQ(count(ring, core::OpKind::Get), n);  // rendezvous: every message pulled once
-    const core::Workload a2a = io::load_ti_trace(example("ti-alltoall-" + std::to_string(n) + ".txt"), 0).workload;
+    const core::Workload a2a = io::load_ti_trace(example("ti-alltoall-" + std::to_string(n) + ".txt"), {0}).workload;
     EXPECT_EQ(a2a.pes, n);
     // pairwise exchange: n(n-1) pulls of 8 KiB, plus the allreduce's 2(n-1) messages of 8 doubles
     int pulls = 0;
@@ -265,7 +265,7 @@ TEST(TiTrace, RingAndAllToAllExamplesLoadAtBothSizes) {
 }
 
 TEST(MessageLayer, TimeCompletingARequestIsTheWaitsAsInAnMpiProfile) {
-  const core::Workload w = io::load_ti_trace(example("ti-ring-128.txt"), 0).workload;
+  const core::Workload w = io::load_ti_trace(example("ti-ring-128.txt"), {0}).workload;
   for (const auto& op : w.ops) {
     if (op.pe != 0) continue;
     if (op.kind == core::OpKind::Wait && w.flags.name(op.flag).rfind("mp.done", 0) == 0) {
@@ -278,8 +278,8 @@ TEST(MessageLayer, TimeCompletingARequestIsTheWaitsAsInAnMpiProfile) {
 }
 
 TEST(ShmemTrace, OneFilePerPeEqualsSections) {
-  const core::Workload split = io::load_shmem_trace(data("split_ok.t3t"), 0).workload;
-  const core::Workload inline_ = io::load_shmem_trace(data("split_same_inline.t3t"), 0).workload;
+  const core::Workload split = io::load_shmem_trace(data("split_ok.t3t"), {0}).workload;
+  const core::Workload inline_ = io::load_shmem_trace(data("split_same_inline.t3t"), {0}).workload;
   ASSERT_EQ(split.ops.size(), inline_.ops.size());
   for (size_t i = 0; i < split.ops.size(); ++i) {
     EXPECT_EQ(split.ops[i].kind, inline_.ops[i].kind);
@@ -293,7 +293,7 @@ TEST(ShmemTrace, OneFilePerPeEqualsSections) {
 
 TEST(TiTrace, ReadsLinesAsSimGrid332WritesThem) {
   // waitall with its request count, collectives with root and type fields and a trailing blank
-  const core::Workload w = io::load_ti_trace(data("ti_as_simgrid_writes.txt"), 0).workload;
+  const core::Workload w = io::load_ti_trace(data("ti_as_simgrid_writes.txt"), {0}).workload;
   EXPECT_EQ(w.pes, 2);
   int pulls = 0;
   for (const auto& op : w.ops) pulls += op.kind == core::OpKind::Get && op.peer != op.pe;
@@ -301,7 +301,7 @@ TEST(TiTrace, ReadsLinesAsSimGrid332WritesThem) {
 }
 
 TEST(TiTrace, WildcardReceivesTakeTheRemainingSendsInRankOrder) {
-  const core::Workload w = io::load_ti_trace(data("ti_any_source.txt"), 0).workload;  // rendezvous
+  const core::Workload w = io::load_ti_trace(data("ti_any_source.txt"), {0}).workload;  // rendezvous
   std::map<std::string, int> pulled_from;  // the call each pull is reported under -> the PE pulled from
   for (const auto& op : w.ops)
     if (op.pe == 0 && op.kind == core::OpKind::Get) pulled_from[w.labels.name(op.label)] = op.peer;

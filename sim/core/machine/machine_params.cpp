@@ -139,6 +139,15 @@ const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
        "receive); larger ones go by rendezvous (the receiver pulls with a get). 0: no buffering, as Cray MPT's "
        "MPI on the T3E-900 from 1.3.0.4 (MPI_BUFFER_MAX unset)",
        std::nullopt, T3SIM_FIELD(SoftwareProfile, eager_threshold)},
+      // At most the 64-byte hardware message less a one-word envelope (message_layer.hpp:
+      // kHardwareMessageBytes - kMinEnvelopeBytes; a unit test holds the two equal).
+      {"mpi_queue_bytes", Quantity::Size, std::string("0B"), 0, false, 56,
+       "largest message the message layer sends as one T3E hardware message: a 64-byte block of 8 E-registers "
+       "(envelope and data together) put into a message queue at the receiver, whose arrival is its notice; the "
+       "receive copies the data out. The rest of the block is the envelope, so at most 56 B (one 8-byte word of "
+       "envelope). Before eager_threshold; never a synchronous send's. 0: no queue path, as Cray MPT before "
+       "1.3.0.5 and every machine without E-register message queues",
+       std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_queue_bytes)},
       {"sync_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
        "software cost of one shmem_fence or shmem_quiet call beyond the wait for outstanding puts (reading "
        "the interface's completion status); a signalled put (put, fence, flag put) pays it once",

@@ -108,6 +108,7 @@ struct SoftwareProfile {
   double sync_overhead = 0;      // s: a shmem_fence or shmem_quiet call's own cost, beyond any wait
   double message_overhead = 0;   // s: per message of PSTSWM's message layer over SHMEM (the swap patterns)
   double eager_threshold = 0;    // bytes: largest message the message layer sends eagerly (else rendezvous)
+  double mpi_queue_bytes = 0;    // bytes: largest message sent as one hardware message into a queue; 0: none
   double mpi_send_overhead = 0;  // s: software cost of one MPI send (isend) call of the message layer
   double mpi_recv_overhead = 0;  // s: software cost of one MPI receive (irecv) call: matching, queues
   double mpi_bandwidth = 0;      // bytes/s: the PE's rate of pulling rendezvous data through MPI; 0: none

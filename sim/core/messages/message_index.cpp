@@ -13,14 +13,14 @@ uint64_t mix(uint64_t h, uint64_t v) {  // splitmix64 of the running hash and th
   return z ^ (z >> 31);
 }
 
-uint64_t message_hash(int source, int destination, int k, double bytes, bool eager) {
+uint64_t message_hash(int source, int destination, int k, double bytes, MessageProtocol protocol) {
   uint64_t bits = 0;
   std::memcpy(&bits, &bytes, sizeof bits);
   uint64_t h = mix(0, static_cast<uint32_t>(source));
   h = mix(h, static_cast<uint32_t>(destination));
   h = mix(h, static_cast<uint32_t>(k));
   h = mix(h, bits);
-  return mix(h, eager ? 1 : 0);
+  return mix(h, static_cast<uint64_t>(protocol));
 }
 
 }  // namespace
@@ -67,18 +67,18 @@ void MessageIndex::add(int pe, const std::vector<Call>& calls) {
       note_peer_operation(pe, c.peer, OpKind::Put, false);
       note_peer_operation(c.peer, pe, OpKind::Put, false);
       note_peer_operation(c.peer, pe, OpKind::Get, true);
-      const bool eager = travels_eager(c, eager_threshold_);
+      const MessageProtocol protocol = protocol_of(c, protocols_);
       if (is_collective(c)) {
         const int k = sent_[{c.peer, c.tag}]++;
-        collective_sums_[c.tag] += message_hash(pe, c.peer, k, c.bytes, eager);
+        collective_sums_[c.tag] += message_hash(pe, c.peer, k, c.bytes, protocol);
       } else {
-        channels_[{pe, c.peer, c.tag}].sends.push_back({c.bytes, eager});
+        channels_[{pe, c.peer, c.tag}].sends.push_back({c.bytes, protocol});
         ++messages_;
       }
     } else if (c.kind == Call::Kind::Recv) {
       if (is_collective(c)) {
         const int k = received_[{c.peer, c.tag}]++;
-        collective_sums_[c.tag] -= message_hash(c.peer, pe, k, c.bytes, c.bytes <= eager_threshold_);
+        collective_sums_[c.tag] -= message_hash(c.peer, pe, k, c.bytes, protocol_by_size(c.bytes, protocols_));
       } else if (c.peer == kAnySource || c.tag == kAnyTag) {
         wildcards_.push_back({pe, c.peer, c.tag, c.bytes, c.maybe_null});
       } else {
@@ -115,7 +115,7 @@ bool MessageIndex::resolve() {
       if ((w.source != kAnySource && w.source != source) || (w.tag != kAnyTag && w.tag != tag)) continue;
       const Message& msg = ch->sends[ch->named + ch->taken++];
       if (w.bytes < msg.bytes) return false;
-      m = {msg.bytes, source, tag, msg.eager, false};
+      m = {msg.bytes, source, tag, msg.protocol, false};
       break;
     }
     if (m.null && !w.maybe_null) return false;
@@ -129,9 +129,10 @@ bool MessageIndex::resolve() {
 }
 
 Matched MessageIndex::next(int pe, const Call& c) {
-  if (c.kind == Call::Kind::Send) return {c.bytes, pe, c.tag, travels_eager(c, eager_threshold_), false};
+  if (c.kind == Call::Kind::Send) return {c.bytes, pe, c.tag, protocol_of(c, protocols_), false};
   if (c.kind != Call::Kind::Recv) return {};
-  if (is_collective(c)) return {c.bytes, c.peer, c.tag, c.bytes <= eager_threshold_, false};
+  // A collective's sends are standard ones (collectives.hpp): their protocol is their size's.
+  if (is_collective(c)) return {c.bytes, c.peer, c.tag, protocol_by_size(c.bytes, protocols_), false};
   if (c.peer == kAnySource || c.tag == kAnyTag) {
     auto& q = wildcard_matches_[static_cast<size_t>(pe)];
     const Matched m = q.front();
@@ -140,7 +141,7 @@ Matched MessageIndex::next(int pe, const Call& c) {
   }
   Channel& ch = channels_.at({c.peer, pe, c.tag});
   const Message& msg = ch.sends[ch.served++];
-  return {msg.bytes, c.peer, c.tag, msg.eager, false};
+  return {msg.bytes, c.peer, c.tag, msg.protocol, false};
 }
 
 }  // namespace t3sim::core

@@ -28,8 +28,8 @@ class MessageIndex {
  public:
   // `exact_collectives`: the tags of collectives whose messages are held as point-to-point ones are
   // (from an earlier index's disagreeing_collectives()).
-  explicit MessageIndex(double eager_threshold, std::set<int> exact_collectives = {})
-      : eager_threshold_(eager_threshold), exact_(std::move(exact_collectives)) {}
+  explicit MessageIndex(const MessageProtocols& protocols, std::set<int> exact_collectives = {})
+      : protocols_(protocols), exact_(std::move(exact_collectives)) {}
   // PE `pe`'s calls in program order, in as many batches as the caller likes; PEs in order 0, 1, ...
   void add(int pe, const std::vector<Call>& calls);
   // Pairs every receive with its send: the named ones per channel in order, then the wildcards in
@@ -53,7 +53,7 @@ class MessageIndex {
  private:
   struct Message {
     double bytes = 0;
-    bool eager = true;
+    MessageProtocol protocol = MessageProtocol::Eager;
   };
   struct Channel {
     std::vector<Message> sends;       // in the sender's program order
@@ -75,7 +75,7 @@ class MessageIndex {
   }
   void note_peer_operation(int pe, int peer, OpKind kind, bool message_data);
 
-  double eager_threshold_;
+  MessageProtocols protocols_;
   std::set<int> exact_, disagreeing_;
   std::map<ChannelKey, Channel> channels_;
   std::vector<Wildcard> wildcards_;

@@ -29,7 +29,8 @@ std::string describe(const Call& c, int pe) {
 // Matches every send with a receive: first every receive naming its source and tag (MPI order per
 // channel), then the wildcard receives in program order, each taking the earliest remaining send to its
 // PE from the lowest-numbered sender with a fitting tag (a trace does not say which arrived first).
-std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& programs, double eager_threshold) {
+std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& programs,
+                                        const MessageProtocols& protocols) {
   std::map<Channel, std::deque<CallRef>> sends, recvs;
   std::vector<CallRef> wildcards;
   std::vector<std::vector<Matched>> matched(programs.size());
@@ -51,9 +52,9 @@ std::vector<std::vector<Matched>> match(const std::vector<std::vector<Call>>& pr
     const Call& recv = programs[static_cast<size_t>(r.pe)][r.index];
     if (recv.bytes < send.bytes)
       throw MessageError(r.pe, recv, describe(recv, r.pe) + " is smaller than its message: " + describe(send, s.pe));
-    const bool eager = travels_eager(send, eager_threshold);
-    matched[static_cast<size_t>(s.pe)][s.index] = {send.bytes, s.pe, send.tag, eager};
-    matched[static_cast<size_t>(r.pe)][r.index] = {send.bytes, s.pe, send.tag, eager};
+    const MessageProtocol protocol = protocol_of(send, protocols);
+    matched[static_cast<size_t>(s.pe)][s.index] = {send.bytes, s.pe, send.tag, protocol};
+    matched[static_cast<size_t>(r.pe)][r.index] = {send.bytes, s.pe, send.tag, protocol};
   };
   for (auto& [channel, queue] : sends) {
     auto& partners = recvs[channel];
@@ -102,26 +103,37 @@ class Emitter {
   void send_start(const Call& c, const Matched& m) {
     add(c, OpKind::MpiSend, -1, 0, kNoName);
     const double bytes = m.bytes;
-    if (m.eager) {
-      // Envelope and data into the receiver's buffer, then the flag that says they are there.
-      add(c, OpKind::Put, c.peer, std::max(bytes, kControlBytes), channel("eager", pe_, c.tag));
-      out_.back().order = SignalOrder::Fence;
-    } else
-      add(c, OpKind::Put, c.peer, kControlBytes, channel("rts", pe_, c.tag));
+    switch (m.protocol) {
+      case MessageProtocol::Queue:
+        // One hardware message: the block lands whole in the receiver's queue and is its own notice
+        // (the queue's tail moves when it arrives), so the flag rises on arrival.
+        add(c, OpKind::Put, c.peer, kHardwareMessageBytes, channel("queue", pe_, c.tag));
+        out_.back().order = SignalOrder::OnArrival;
+        break;
+      case MessageProtocol::Eager:
+        // Envelope and data into the receiver's buffer, then the flag that says they are there.
+        add(c, OpKind::Put, c.peer, std::max(bytes, kControlBytes), channel("eager", pe_, c.tag));
+        out_.back().order = SignalOrder::Fence;
+        break;
+      case MessageProtocol::Rendezvous:
+        add(c, OpKind::Put, c.peer, kControlBytes, channel("rts", pe_, c.tag));
+        break;
+    }
   }
   // `site`: the call the operations are reported under (the wait that completes a request, or the
   // blocking call itself): time in a wait shows as the wait's, as an MPI profile shows it.
   void send_finish(const Call& c, const Matched& m, const Call& site) {
-    if (!m.eager) add(site, OpKind::Wait, -1, 0, channel("done", c.peer, c.tag));
+    if (m.protocol == MessageProtocol::Rendezvous) add(site, OpKind::Wait, -1, 0, channel("done", c.peer, c.tag));
   }
   void receive(const Matched& m, const Call& site) {
     if (m.null) return;  // from MPI_PROC_NULL: completes at once
     // The receive's own cost is its matching of the arrived envelope: after the wait, so a receive
     // posted early does not hide it.
-    if (m.eager) {
-      add(site, OpKind::Wait, -1, 0, channel("eager", m.source, m.tag));
+    if (m.protocol != MessageProtocol::Rendezvous) {
+      add(site, OpKind::Wait, -1, 0,
+          channel(m.protocol == MessageProtocol::Queue ? "queue" : "eager", m.source, m.tag));
       add(site, OpKind::MpiRecv, -1, 0, kNoName);
-      if (m.bytes > 0) add(site, OpKind::Get, pe_, m.bytes, kNoName);  // out of the eager buffer
+      if (m.bytes > 0) add(site, OpKind::Get, pe_, m.bytes, kNoName);  // out of the queue or the eager buffer
       return;
     }
     add(site, OpKind::Wait, -1, 0, channel("rts", m.source, m.tag));
@@ -154,9 +166,22 @@ class Emitter {
 
 }  // namespace
 
-bool travels_eager(const Call& send, double eager_threshold) {
-  return send.protocol == Call::Protocol::BySize ? send.bytes <= eager_threshold
-                                                 : send.protocol == Call::Protocol::Eager;
+MessageProtocol protocol_by_size(double bytes, const MessageProtocols& protocols) {
+  if (protocols.queue_bytes > 0 && bytes <= protocols.queue_bytes) return MessageProtocol::Queue;
+  return bytes <= protocols.eager_threshold ? MessageProtocol::Eager : MessageProtocol::Rendezvous;
+}
+
+MessageProtocol protocol_of(const Call& send, const MessageProtocols& protocols) {
+  switch (send.mode) {
+    case Call::Mode::Synchronous:
+      return MessageProtocol::Rendezvous;
+    case Call::Mode::Buffered:  // never waits for its receive: the queue when it fits, else the buffer
+      return protocol_by_size(send.bytes, protocols) == MessageProtocol::Queue ? MessageProtocol::Queue
+                                                                               : MessageProtocol::Eager;
+    case Call::Mode::Standard:
+      break;
+  }
+  return protocol_by_size(send.bytes, protocols);
 }
 
 // Before blocking on a rendezvous send, the library completes the receives already posted in the same
@@ -179,7 +204,7 @@ void MessageExpander::serve_posted_receives(const Call& site, int tag, std::vect
 
 void MessageExpander::finish_request(const Posted& p, const Call& site, std::vector<Op>& out) {
   if (p.call.kind == Call::Kind::Recv) return Emitter(pe_, out, *flags_).receive(p.matched, site);
-  if (!p.matched.eager) serve_posted_receives(site, p.call.tag, out);
+  if (p.matched.protocol == MessageProtocol::Rendezvous) serve_posted_receives(site, p.call.tag, out);
   Emitter(pe_, out, *flags_).send_finish(p.call, p.matched, site);
 }
 
@@ -231,9 +256,9 @@ void MessageExpander::finish(std::vector<Op>& out) {
 namespace {
 // `owned`, when given, is `programs` itself, whose PEs' calls are freed as soon as they are expanded
 // (a large trace's calls and their operations are never all held at once).
-std::vector<Op> expand(const std::vector<std::vector<Call>>& programs, double eager_threshold, InternTable& flags,
-                       size_t* null_receives, std::vector<std::vector<Call>>* owned) {
-  std::vector<std::vector<Matched>> matched = match(programs, eager_threshold);
+std::vector<Op> expand(const std::vector<std::vector<Call>>& programs, const MessageProtocols& protocols,
+                       InternTable& flags, size_t* null_receives, std::vector<std::vector<Call>>* owned) {
+  std::vector<std::vector<Matched>> matched = match(programs, protocols);
   if (null_receives) {
     *null_receives = 0;
     for (const auto& pe : matched)
@@ -251,14 +276,14 @@ std::vector<Op> expand(const std::vector<std::vector<Call>>& programs, double ea
 }
 }  // namespace
 
-std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
+std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, const MessageProtocols& protocols,
                                 InternTable& flags, size_t* null_receives) {
-  return expand(programs, eager_threshold, flags, null_receives, nullptr);
+  return expand(programs, protocols, flags, null_receives, nullptr);
 }
 
-std::vector<Op> expand_messages(std::vector<std::vector<Call>>&& programs, double eager_threshold, InternTable& flags,
-                                size_t* null_receives) {
-  return expand(programs, eager_threshold, flags, null_receives, &programs);
+std::vector<Op> expand_messages(std::vector<std::vector<Call>>&& programs, const MessageProtocols& protocols,
+                                InternTable& flags, size_t* null_receives) {
+  return expand(programs, protocols, flags, null_receives, &programs);
 }
 
 }  // namespace t3sim::core

@@ -1,11 +1,17 @@
 // A message-passing layer over SHMEM, as the T3E's MPI was built: every send and receive becomes
 // SHMEM operations, so messages load the same links, NICs and software costs as the one-sided traffic.
 //
-// A message of B bytes from PE s to PE r with tag t (B = the sender's count; the receive may be larger):
+// A message of B bytes from PE s to PE r with tag t (B = the sender's count; the receive may be larger)
+// travels by one of three protocols (MessageProtocol), chosen by protocol_of():
+//   queue (B <= profile.mpi_queue_bytes, when that is above 0: the E-register message queues of MPT >= 1.3.0.5)
+//     send at s    : mpi send; put one hardware message (kHardwareMessageBytes: envelope and data in one
+//                    64-byte block of 8 E-registers) into r's message queue, signalling "mp.queue s t"
+//                    when it lands (SignalOrder::OnArrival: no fence, no separate flag put) (returns at once)
+//     receive at r : wait "mp.queue s t"; mpi receive; copy B out of the queue (a local get)
 //   eager (B <= profile.eager_threshold)
 //     send at s    : mpi send; put B to r, signalling r's flag "mp.eager s t"      (returns at once)
 //     receive at r : wait "mp.eager s t"; mpi receive; copy B out of the receive buffer (a local get)
-//   rendezvous (B > eager_threshold)
+//   rendezvous (otherwise)
 //     send at s    : mpi send; put an 8-byte request to r, signalling "mp.rts s t"
 //                    ... finish: wait "mp.done r t"                        (the data has been pulled)
 //     receive at r : wait "mp.rts s t"; mpi receive; get B from s (the MPI library's pull: it draws on
@@ -15,9 +21,11 @@
 // makes; the receive's comes after the envelope has arrived (matching it), so posting a receive
 // early does not hide it. With mpi_send_overhead = message_overhead, no receive cost and no MPI rate, the rendezvous
 // is operation for operation PSTSWM's nonblocking_receive swap (a regression test holds it).
+// The queue path has no buffer to run out of in this model: a PE's queue is taken to hold every
+// message in flight to it (the real library fell back to other paths when it filled: not modelled).
 //
 // Blocking calls do all their part at once. isend does its start at the call and its finish at the wait
-// (for eager: nothing); irecv does all its part at the wait, as an MPI without a progress engine
+// (for eager and queue: nothing); irecv does all its part at the wait, as an MPI without a progress engine
 // (the T3E's) does: the data of an eager message still arrives during the computation in between.
 // Requests never waited for complete at the end of their PE's program, as MPI_Finalize completes them.
 // Progress: before a PE blocks on a rendezvous send (its own wait, or a blocking send), it completes
@@ -31,8 +39,11 @@
 // earliest remaining send to their PE from the lowest-numbered sender that fits: a trace does not
 // record which message arrived first; one that may stand for MPI_PROC_NULL (Call::maybe_null) and
 // finds no send left completes at once. Flags count signals, so a wait on the k-th message of a
-// channel completes once k of them have arrived. A send's protocol is its Call::protocol (MPI_Ssend
-// always rendezvous, MPI_Bsend always eager) or, by default, its size against eager_threshold.
+// channel completes once k of them have arrived. A send's protocol follows its mode (Call::Mode):
+// a synchronous send (MPI_Ssend) always goes by rendezvous, as it completes only once its receive has
+// started; a buffered send (MPI_Bsend) never does (queue when it fits, else eager: it returns once its
+// data has left the caller's buffer, and a message the queue carries has); a standard send goes by
+// its size against mpi_queue_bytes, then eager_threshold.
 #pragma once
 #include <map>
 #include <stdexcept>
@@ -53,10 +64,9 @@ struct Call {
   double bytes = 0;
   int tag = 0;
   bool blocking = true;  // Send/Recv: false for isend/irecv, which create a request
-  // Send: how the message travels. BySize: eager up to the profile's eager_threshold, else rendezvous
-  // (MPI_Send); Rendezvous: always, as a synchronous send (MPI_Ssend) completes only once its receive
-  // has started; Eager: always, as a buffered send (MPI_Bsend) returns once its data is copied out.
-  enum class Protocol : uint8_t { BySize, Eager, Rendezvous } protocol = Protocol::BySize;
+  // Send: MPI's send mode, which with the message's size decides its protocol (protocol_of): Standard
+  // (MPI_Send: by size), Synchronous (MPI_Ssend: always rendezvous), Buffered (MPI_Bsend: never).
+  enum class Mode : uint8_t { Standard, Buffered, Synchronous } mode = Mode::Standard;
   // Recv from any source that may have been from MPI_PROC_NULL (SimGrid writes both as -333): when no
   // send is left to match it, it completes at once with no data instead of being an error.
   bool maybe_null = false;
@@ -90,18 +100,38 @@ constexpr double kControlBytes = 8;
 constexpr int kAnySource = -1;
 constexpr int kAnyTag = -2147483647 - 1;  // a request or acknowledgement of the rendezvous: one signalled word
 
+// What a T3E hardware message carries: an aligned block of 8 E-registers, 64 bytes, sent whole to a
+// message queue in the receiving node's memory (Duke CPS221 lecture notes, 1999;
+// ../shared/reference/t3e-router-facts.md). The queue path puts exactly this much, whatever B is.
+constexpr double kHardwareMessageBytes = 64;
+// The smallest envelope (source, tag, size) a queued message needs: one 64-bit word, so at most
+// kHardwareMessageBytes - kMinEnvelopeBytes bytes of data fit beside it (the profile loader's bound
+// on mpi_queue_bytes).
+constexpr double kMinEnvelopeBytes = 8;
+
+// The protocols a message travels by (the semantics above).
+enum class MessageProtocol : uint8_t { Queue, Eager, Rendezvous };
+
+// The profile's switches between the protocols, in bytes of a message's data.
+struct MessageProtocols {
+  double eager_threshold = 0;  // largest message put into a buffer at the receiver (SoftwareProfile)
+  double queue_bytes = 0;      // largest message carried by one hardware message; 0: no queue path
+};
+
+// The protocol a message of `bytes` travels by when its send's mode leaves it to the size.
+MessageProtocol protocol_by_size(double bytes, const MessageProtocols& protocols);
+// The protocol a send travels by: its Call::mode, and its size (the rules above).
+MessageProtocol protocol_of(const Call& send, const MessageProtocols& protocols);
+
 // What a send or receive was matched with: the message's bytes (the sender's count), and the source and
 // tag the receive actually takes (a wildcard receive learns them here).
 struct Matched {
   double bytes = 0;
   int source = -1;
   int tag = 0;
-  bool eager = true;  // the protocol the message travels by (Call::protocol, or its size)
-  bool null = false;  // a receive from MPI_PROC_NULL: no message
+  MessageProtocol protocol = MessageProtocol::Eager;  // the protocol the message travels by (protocol_of)
+  bool null = false;                                  // a receive from MPI_PROC_NULL: no message
 };
-
-// The protocol a send travels by: its Call::protocol, or by default its size against the threshold.
-bool travels_eager(const Call& send, double eager_threshold);
 
 // Expands one PE's calls, one at a time in program order, into its SHMEM operations (the semantics
 // above): the one expansion both the whole-trace path (expand_messages) and the streaming replay use.
@@ -131,10 +161,10 @@ class MessageExpander {
 // the layer's flags ("mp.eager s t", ...) into `flags`, the table the Shmem calls' own flags are in.
 // Throws MessageError for the first call that cannot be matched. `null_receives`, when given, counts
 // the maybe_null receives that no send matched (receives from MPI_PROC_NULL).
-std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, double eager_threshold,
+std::vector<Op> expand_messages(const std::vector<std::vector<Call>>& programs, const MessageProtocols& protocols,
                                 InternTable& flags, size_t* null_receives = nullptr);
 // The same, freeing each PE's calls once they are expanded (`programs` is left empty).
-std::vector<Op> expand_messages(std::vector<std::vector<Call>>&& programs, double eager_threshold, InternTable& flags,
-                                size_t* null_receives = nullptr);
+std::vector<Op> expand_messages(std::vector<std::vector<Call>>&& programs, const MessageProtocols& protocols,
+                                InternTable& flags, size_t* null_receives = nullptr);
 
 }  // namespace t3sim::core

@@ -7,11 +7,11 @@
 
 namespace t3sim::io {
 
-LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes, double size, double max_operations,
-                          bool strict, bool whole, double max_streamed) {
-  if (first_token(path) == kShmemTraceMagic) return load_shmem_trace(path, eager_threshold, pes, size, max_operations);
-  LoadedWorkload w = whole ? load_ti_trace(path, eager_threshold, max_operations, strict)
-                           : load_ti_trace_streamed(path, eager_threshold, max_streamed, strict);
+LoadedWorkload load_trace(const std::string& path, const core::MessageProtocols& protocols, int pes, double size,
+                          double max_operations, bool strict, bool whole, double max_streamed) {
+  if (first_token(path) == kShmemTraceMagic) return load_shmem_trace(path, protocols, pes, size, max_operations);
+  LoadedWorkload w = whole ? load_ti_trace(path, protocols, max_operations, strict)
+                           : load_ti_trace_streamed(path, protocols, max_streamed, strict);
   if (pes > 0 && pes != w.workload.pes)
     throw InputError({"--pes", 0, 0}, "pes",
                      "a time-independent trace has as many PEs as ranks (" + std::to_string(w.workload.pes) + ")",

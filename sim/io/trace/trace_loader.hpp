@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "sim/core/messages/message_layer.hpp"
 #include "sim/io/workload/workload_loader.hpp"
 
 namespace t3sim::io {
@@ -14,8 +15,8 @@ namespace t3sim::io {
 // `strict`: a TI trace's warnings are errors.
 // `whole`: a TI trace expanded whole (load_ti_trace) instead of streamed. `max_operations` caps what a
 // trace expanded whole may make, `max_streamed` a streamed one (its memory does not grow with them).
-LoadedWorkload load_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0,
-                          double max_operations = core::kMaxOperations, bool strict = false, bool whole = false,
-                          double max_streamed = core::kMaxStreamedOperations);
+LoadedWorkload load_trace(const std::string& path, const core::MessageProtocols& protocols, int pes = 0,
+                          double size = 0, double max_operations = core::kMaxOperations, bool strict = false,
+                          bool whole = false, double max_streamed = core::kMaxStreamedOperations);
 
 }  // namespace t3sim::io

@@ -66,14 +66,14 @@ void TraceProgram::shmem(int pe, core::Op op, const Where& at) {
 }
 
 int TraceProgram::message(int pe, core::Call::Kind kind, int peer, double bytes, int tag, bool blocking,
-                          const Where& at, core::Call::Protocol protocol, bool maybe_null) {
+                          const Where& at, core::Call::Mode mode, bool maybe_null) {
   count(at);
   core::Call c = call(kind, at);
   c.peer = peer;
   c.bytes = bytes;
   c.tag = tag;
   c.blocking = blocking;
-  c.protocol = protocol;
+  c.mode = mode;
   c.maybe_null = maybe_null;
   if (!blocking) c.request = next_request_[static_cast<size_t>(pe)]++;
   programs_[static_cast<size_t>(pe)].push_back(c);
@@ -166,7 +166,8 @@ void TraceProgram::check_collectives() const {
   }
 }
 
-core::Workload TraceProgram::finish(const std::string& name, const std::string& doc, double eager_threshold) {
+core::Workload TraceProgram::finish(const std::string& name, const std::string& doc,
+                                    const core::MessageProtocols& protocols) {
   check_collectives();
   core::Workload w;
   w.name = name;
@@ -177,7 +178,7 @@ core::Workload TraceProgram::finish(const std::string& name, const std::string& 
   w.labels = labels_;
   try {
     size_t null_receives = 0;
-    w.ops = core::expand_messages(std::move(programs_), eager_threshold, w.flags, &null_receives);
+    w.ops = core::expand_messages(std::move(programs_), protocols, w.flags, &null_receives);
     this->null_receives(null_receives);
   } catch (const core::MessageError& e) {
     throw InputError({files_[static_cast<size_t>(e.file())], e.line(), 0}, "message", e.what());

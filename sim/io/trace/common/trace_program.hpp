@@ -40,7 +40,7 @@ class TraceProgram {
   void shmem(int pe, core::Op op, const Where& at);
   // Returns the request number of a non-blocking call.
   int message(int pe, core::Call::Kind kind, int peer, double bytes, int tag, bool blocking, const Where& at,
-              core::Call::Protocol protocol = core::Call::Protocol::BySize, bool maybe_null = false);
+              core::Call::Mode mode = core::Call::Mode::Standard, bool maybe_null = false);
   void wait_request(int pe, int request, const Where& at);
   void wait_all(int pe, const Where& at);
   void collective(int pe, const core::CollectiveCall& c, const Where& at);
@@ -62,7 +62,7 @@ class TraceProgram {
   const TraceAccount& account() const { return account_; }
 
   // Checks and expands. `name` and `doc` name the workload.
-  core::Workload finish(const std::string& name, const std::string& doc, double eager_threshold);
+  core::Workload finish(const std::string& name, const std::string& doc, const core::MessageProtocols& protocols);
 
   // For the streamed replay (ti_trace_stream.hpp), which reads the trace twice: the first reading
   // checks, counts and indexes every PE's calls, taken as they are made; the second, by a program made

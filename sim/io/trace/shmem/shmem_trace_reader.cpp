@@ -294,8 +294,8 @@ std::vector<int> section_pes(const LineReader& r, int pes) {
 
 }  // namespace
 
-LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes_override, double size,
-                                double max_operations) {
+LoadedWorkload load_shmem_trace(const std::string& path, const core::MessageProtocols& protocols, int pes_override,
+                                double size, double max_operations) {
   Bodies bodies{{path, read_trace_lines(path)}};
   const std::vector<TraceLine>& lines = bodies.front().second;
   if (lines.empty() || lines[0].tokens[0].text != kShmemTraceMagic)
@@ -373,7 +373,7 @@ LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold,
   for (size_t it = 0; it < sizes.size(); ++it)
     for (const Section& s : sections)
       for (int pe : s.pes) interpreter.run(s.file, s.first, s.last, pe, static_cast<int>(it), sizes[it]);
-  out.workload = program.finish(name, doc, eager_threshold);
+  out.workload = program.finish(name, doc, protocols);
   return out;
 }
 

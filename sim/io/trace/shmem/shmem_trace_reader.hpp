@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 
+#include "sim/core/messages/message_layer.hpp"
 #include "sim/io/workload/workload_loader.hpp"
 
 namespace t3sim::io {
@@ -16,10 +17,10 @@ constexpr const char* kShmemTraceMagic = "t3sim-trace";
 const std::vector<core::KeyDoc>& shmem_trace_operations();
 const std::vector<std::string>& shmem_trace_operation_names();  // their first words
 
-// `eager_threshold` is the machine profile's (the message layer's protocol switch); `pes`, when > 0,
+// `protocols` are the machine profile's (eager_threshold, mpi_queue_bytes); `pes`, when > 0,
 // replaces the header's PE count (`run --pes`); `size`, when > 0, replaces the `sizes` list.
 // `max_operations` caps the expansion (t3sim's limit; the fuzzer passes less).
-LoadedWorkload load_shmem_trace(const std::string& path, double eager_threshold, int pes = 0, double size = 0,
-                                double max_operations = core::kMaxOperations);
+LoadedWorkload load_shmem_trace(const std::string& path, const core::MessageProtocols& protocols, int pes = 0,
+                                double size = 0, double max_operations = core::kMaxOperations);
 
 }  // namespace t3sim::io

@@ -287,11 +287,10 @@ void TiRankReader::point_to_point(const Line& l) {
     if (written_peer < 0)
       r.fail(0, fmt::format("rank must be from 0 to {} (or -333: MPI_PROC_NULL)", last_rank), r.at(0, "").text);
     if (written_tag < 0) r.fail(1, "a send's tag must be from 0 to 1073741824");
-    const Call::Protocol protocol = a == "Ssend" || a == "ISsend"   ? Call::Protocol::Rendezvous
-                                    : a == "bsend" || a == "ibsend" ? Call::Protocol::Eager
-                                                                    : Call::Protocol::BySize;
-    const int request =
-        out_->message(rank_, Call::Kind::Send, written_peer, b, written_tag, !nonblocking, l.at, protocol);
+    const Call::Mode mode = a == "Ssend" || a == "ISsend"   ? Call::Mode::Synchronous
+                            : a == "bsend" || a == "ibsend" ? Call::Mode::Buffered
+                                                            : Call::Mode::Standard;
+    const int request = out_->message(rank_, Call::Kind::Send, written_peer, b, written_tag, !nonblocking, l.at, mode);
     if (nonblocking) {
       requests_.post(*post_key(l), request);
       receive_.resize(static_cast<size_t>(request) + 1);
@@ -307,7 +306,7 @@ void TiRankReader::point_to_point(const Line& l) {
                "or test names it): replayed as a receive from any source");
   const int peer = source < 0 ? core::kAnySource : source;
   const int tag = written_tag < 0 ? core::kAnyTag : written_tag;
-  const int request = out_->message(rank_, Call::Kind::Recv, peer, b, tag, !nonblocking, l.at, Call::Protocol::BySize,
+  const int request = out_->message(rank_, Call::Kind::Recv, peer, b, tag, !nonblocking, l.at, Call::Mode::Standard,
                                     source == kUndefinedRank && nonblocking);
   if (nonblocking) {
     requests_.post(*post_key(l), request);

@@ -118,7 +118,8 @@ std::vector<TiRankReader> look_ahead(TraceProgram& program, const TiTraceText& t
   return readers;
 }
 
-LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, double max_operations, bool strict) {
+LoadedWorkload load_ti_trace(const std::string& path, const core::MessageProtocols& protocols, double max_operations,
+                             bool strict) {
   TiTraceText trace = read_ti_trace_text(path);
   const int ranks = trace.ranks();
   TraceProgram program(ranks, trace.files, max_operations, strict);
@@ -132,7 +133,7 @@ LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold, do
   std::vector<TraceText>().swap(trace.texts);  // the calls are made
   LoadedWorkload out;
   out.workload = program.finish(std::filesystem::path(path).stem().string(),
-                                fmt::format("SimGrid time-independent trace of {} ranks", ranks), eager_threshold);
+                                fmt::format("SimGrid time-independent trace of {} ranks", ranks), protocols);
   out.pes_pos = {path, 0, 0};
   out.account = program.account();
   return out;

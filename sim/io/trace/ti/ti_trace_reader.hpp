@@ -8,6 +8,7 @@
 #pragma once
 #include <string>
 
+#include "sim/core/messages/message_layer.hpp"
 #include "sim/io/trace/ti/ti_collective_plan.hpp"
 #include "sim/io/trace/ti/ti_rank_reader.hpp"
 #include "sim/io/workload/workload_loader.hpp"
@@ -17,7 +18,7 @@ namespace t3sim::io {
 // `strict`: every warning (LoadedWorkload::account) is an error. The whole trace is expanded into the
 // workload's operations before the run (a test's oracle for the streamed replay, ti_trace_stream.hpp,
 // which `run --trace` uses).
-LoadedWorkload load_ti_trace(const std::string& path, double eager_threshold,
+LoadedWorkload load_ti_trace(const std::string& path, const core::MessageProtocols& protocols,
                              double max_operations = core::kMaxOperations, bool strict = false);
 
 // A trace's text and its lines grouped by rank: texts[i] is files[i]; the lines keep their order.

@@ -75,14 +75,13 @@ class TiTraceStream : public core::OpSource {
     core::Call::Kind kind = core::Call::Kind::Shmem;
     core::OpKind op_kind = core::OpKind::Get;
     bool blocking = true;
-    core::Call::Protocol protocol = core::Call::Protocol::BySize;
+    core::Call::Mode mode = core::Call::Mode::Standard;
     bool maybe_null = false;
   };
   static Packed pack(const core::Call& c) {
     const bool shmem = c.kind == core::Call::Kind::Shmem;
     const double bytes = !shmem ? c.bytes : c.op.kind == core::OpKind::Compute ? c.op.flops : c.op.bytes;
-    return {bytes,       shmem ? c.op.peer : c.peer, c.request, c.tag, c.kind, c.op.kind, c.blocking, c.protocol,
-            c.maybe_null};
+    return {bytes, shmem ? c.op.peer : c.peer, c.request, c.tag, c.kind, c.op.kind, c.blocking, c.mode, c.maybe_null};
   }
   static core::Call unpack(const Packed& p, const core::Call& proto) {
     core::Call c = proto;
@@ -90,7 +89,7 @@ class TiTraceStream : public core::OpSource {
     c.request = p.request;
     c.tag = p.tag;
     c.blocking = p.blocking;
-    c.protocol = p.protocol;
+    c.mode = p.mode;
     c.maybe_null = p.maybe_null;
     if (p.kind != core::Call::Kind::Shmem) {
       c.peer = p.peer;
@@ -110,9 +109,8 @@ class TiTraceStream : public core::OpSource {
   }
   static bool same(const core::Call& a, const core::Call& b) {
     return a.kind == b.kind && same(a.op, b.op) && a.peer == b.peer && a.bytes == b.bytes && a.tag == b.tag &&
-           a.blocking == b.blocking && a.protocol == b.protocol && a.maybe_null == b.maybe_null &&
-           a.request == b.request && a.label == b.label && a.line == b.line && a.file == b.file &&
-           a.iteration == b.iteration;
+           a.blocking == b.blocking && a.mode == b.mode && a.maybe_null == b.maybe_null && a.request == b.request &&
+           a.label == b.label && a.line == b.line && a.file == b.file && a.iteration == b.iteration;
   }
   // The calls the line just read made: kept whole, or packed when there are many and each packs
   // without loss (checked, so that a packed call is exactly the call).
@@ -172,11 +170,11 @@ struct FirstReading {
   std::vector<TiRankReader> unread;  // the readers as they were before reading: for the second reading
 };
 
-FirstReading read_first(const TiTraceText& trace, double eager_threshold, double max_operations, bool strict,
-                        const std::set<int>& exact) {
+FirstReading read_first(const TiTraceText& trace, const core::MessageProtocols& protocols, double max_operations,
+                        bool strict, const std::set<int>& exact) {
   const int ranks = trace.ranks();
   FirstReading first{
-      TraceProgram(ranks, trace.files, max_operations, strict), {}, core::MessageIndex(eager_threshold, exact), {}};
+      TraceProgram(ranks, trace.files, max_operations, strict), {}, core::MessageIndex(protocols, exact), {}};
   std::vector<TiRankReader> readers = look_ahead(first.program, trace, &first.plan);
   first.unread = readers;
   for (int rank = 0; rank < ranks; ++rank) {
@@ -196,20 +194,20 @@ FirstReading read_first(const TiTraceText& trace, double eager_threshold, double
 }
 }  // namespace
 
-LoadedWorkload load_ti_trace_streamed(const std::string& path, double eager_threshold, double max_operations,
-                                      bool strict) {
+LoadedWorkload load_ti_trace_streamed(const std::string& path, const core::MessageProtocols& protocols,
+                                      double max_operations, bool strict) {
   TiTraceText trace = read_ti_trace_text(path);
   const int ranks = trace.ranks();
-  FirstReading first = read_first(trace, eager_threshold, max_operations, strict, {});
+  FirstReading first = read_first(trace, protocols, max_operations, strict, {});
   bool matched = first.index.resolve();
   if (!matched && !first.index.disagreeing_collectives().empty()) {
     // Ranks disagree on some collectives' sizes: read again, holding those collectives' messages.
     const std::set<int> exact = first.index.disagreeing_collectives();
-    first = read_first(trace, eager_threshold, max_operations, strict, exact);
+    first = read_first(trace, protocols, max_operations, strict, exact);
     matched = first.index.resolve();
   }
   if (!matched)  // the whole-trace path matches every message and names the one that fails
-    return load_ti_trace(path, eager_threshold, std::min(max_operations, core::kMaxOperations), strict);
+    return load_ti_trace(path, protocols, std::min(max_operations, core::kMaxOperations), strict);
   TraceProgram& program = first.program;
   program.null_receives(first.index.null_receives());
   LoadedWorkload out;

@@ -10,6 +10,7 @@
 #pragma once
 #include <string>
 
+#include "sim/core/messages/message_layer.hpp"
 #include "sim/io/workload/workload_loader.hpp"
 
 namespace t3sim::io {
@@ -17,7 +18,7 @@ namespace t3sim::io {
 // As load_ti_trace; the workload's operations come from its source as the run reaches them. A trace
 // whose messages the index cannot match without holding them (ranks that disagree on a collective's
 // size, or an unmatched message, which is an error) is expanded whole, as load_ti_trace does.
-LoadedWorkload load_ti_trace_streamed(const std::string& path, double eager_threshold,
+LoadedWorkload load_ti_trace_streamed(const std::string& path, const core::MessageProtocols& protocols,
                                       double max_operations = core::kMaxOperations, bool strict = false);
 
 }  // namespace t3sim::io
