@@ -55,7 +55,7 @@ void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
     m.provenance.erase(path);
     m.set_by[path] = "--param";
   }
-  if (const auto wrong = m.io_inconsistency(); wrong && !a.params.empty())
+  if (const auto wrong = m.inconsistency(); wrong && !a.params.empty())
     throw io::InputError({"--param", 0, 0}, wrong->first, wrong->second,
                          fmt::format("{:g}", *core::param_value(m, wrong->first)));
   if (!a.routing.empty()) {

@@ -162,6 +162,12 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"pes_per_node_not_whole", "node.pes_per_node: expected a whole number"},
         RejectionCase{"mpi_queue_bytes_negative",
                       ":26:24: software.profiles.base.mpi_queue_bytes: must be >= 0B \\(got '-8B'\\)"},
+        RejectionCase{"eregisters_without_round_trip",
+                      "eregisters_without_round_trip.yaml:11:15: node.eregisters: needs node.remote_round_trip > 0 "
+                      "\\(how long a get holds its registers\\) \\(got 512\\)"},
+        RejectionCase{
+            "memory_bandwidth_negative",
+            "memory_bandwidth_negative.yaml:11:21: node.memory_bandwidth: must be >= 0MB/s \\(got .-5MB/s.\\)"},
         RejectionCase{"mpi_queue_bytes_beyond_hardware_message",
                       ":26:24: software.profiles.base.mpi_queue_bytes: must be <= 56B \\(got '57B'\\)"}),
     t3sim::test::rule_name);

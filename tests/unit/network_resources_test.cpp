@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,79 @@ TEST(NetworkResources, NoMpiRateResourcesWithoutAnMpiRate) {
   EXPECT_EQ(with.count(), network.count() + 2 * m.pe_count());  // issue and receive, no MPI rate
   for (core::ResourceId id : with.path(0, 1, core::FlowKind::MessageData))
     EXPECT_EQ(with.name(id).rfind("mpi.", 0), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(NetworkResources, DataCrossesBothNodesMemoryPortsAndGetDataItsInitiatorsERegisters) {
+  core::MachineSpec m = test::small_machine();
+  m.node.memory_bandwidth = 300e6;
+  m.node.eregisters = 64;
+  m.node.remote_round_trip = 2e-6;
+  core::SoftwareProfile p = m.profiles[0];
+  p.mpi_bandwidth = 30e6;
+  const auto placement = core::JobPlacement::contiguous(m, m.pe_count());
+  core::NetworkResources r(m, p, placement);
+  const core::MachineSpec without = test::small_machine();
+  core::NetworkResources plain(without, m.profiles[0], placement);
+  // A port per node and a register rate per PE, beyond the MPI rates.
+  EXPECT_EQ(r.count(), plain.count() + m.pe_count() /*mpi*/ + m.torus().node_count() + m.pe_count());
+
+  const auto put = names(r, r.path(2, 5, core::FlowKind::Put));
+  EXPECT_TRUE(has(put, "memory.n2"));
+  EXPECT_TRUE(has(put, "memory.n5"));
+  EXPECT_FALSE(has(put, "eregisters.pe2"));  // a put holds no register for a round trip
+  const auto get_path = r.path(5, 2, core::FlowKind::GetData);
+  const auto get = names(r, get_path);
+  EXPECT_TRUE(has(get, "memory.n5"));
+  EXPECT_TRUE(has(get, "memory.n2"));
+  ASSERT_TRUE(has(get, "eregisters.pe2"));  // the initiator's, where the data goes
+  EXPECT_FALSE(has(get, "eregisters.pe5"));
+  for (core::ResourceId id : get_path) {
+    if (r.name(id) == "eregisters.pe2") {
+      EXPECT_DOUBLE_EQ(r.capacity(id), 64 * 8 / 2e-6);
+    }
+    if (r.name(id) == "memory.n2") {
+      EXPECT_DOUBLE_EQ(r.capacity(id), 300e6);
+    }
+    EXPECT_TRUE(id < r.link_bound() + 2 * m.torus().node_count() || r.is_pe_rate(id)) << r.name(id);
+  }
+  const auto message = names(r, r.path(5, 2, core::FlowKind::MessageData));  // a rendezvous pull is a get
+  EXPECT_TRUE(has(message, "eregisters.pe2"));
+  EXPECT_TRUE(has(message, "mpi.pe2"));
+  for (auto kind : {core::FlowKind::GetRequest, core::FlowKind::Ack})
+    for (const auto& n : names(r, r.path(2, 5, kind)))
+      EXPECT_TRUE(n.rfind("memory.", 0) == std::string::npos && n.rfind("eregisters.", 0) == std::string::npos) << n;
+  // The same through endpoints() (a routing that picks its own links).
+  const auto ends = names(r, r.endpoints(5, 2, core::FlowKind::GetData));
+  EXPECT_TRUE(has(ends, "memory.n5") && has(ends, "memory.n2") && has(ends, "eregisters.pe2"));
+}
+
+TEST(NetworkResources, TwoPesOfOneNodeCrossItsMemoryPortOnce) {
+  core::MachineSpec m = test::small_machine();
+  m.node.pes_per_node = 2;
+  m.node.memory_bandwidth = 300e6;
+  const auto placement = core::JobPlacement::contiguous(m, m.pe_count());
+  ASSERT_EQ(placement.node_of(0), placement.node_of(1));
+  core::NetworkResources r(m, m.profiles[0], placement);
+  const auto put = names(r, r.path(0, 1, core::FlowKind::Put));
+  EXPECT_EQ(std::count(put.begin(), put.end(), "memory.n" + std::to_string(placement.node_of(0))), 1);
+}
+
+TEST(NetworkResources, NodeCapIsTheTighterOfPortAndRegisters) {
+  core::NodeParams node;
+  EXPECT_TRUE(std::isinf(core::node_cap(node, core::FlowKind::GetData)));
+  node.memory_bandwidth = 300e6;
+  EXPECT_DOUBLE_EQ(core::node_cap(node, core::FlowKind::Put), 300e6);
+  node.eregisters = 16;  // 128 B / 1 us = 128 MB/s
+  node.remote_round_trip = 1e-6;
+  EXPECT_DOUBLE_EQ(core::node_cap(node, core::FlowKind::GetData), 128e6);
+  EXPECT_DOUBLE_EQ(core::node_cap(node, core::FlowKind::MessageData), 128e6);
+  EXPECT_DOUBLE_EQ(core::node_cap(node, core::FlowKind::Put), 300e6);
+  EXPECT_TRUE(std::isinf(core::node_cap(node, core::FlowKind::GetRequest)));
+  EXPECT_TRUE(std::isinf(core::node_cap(node, core::FlowKind::IoData)));
 }
 
 }  // namespace

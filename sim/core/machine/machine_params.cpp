@@ -28,6 +28,21 @@ const std::vector<ParamDecl<NodeParams>>& node_params() {
        T3SIM_FIELD(NodeParams, clock_hz)},
       {"flops_per_cycle", Quantity::Ratio, std::string("1"), 0, true, 64, "peak floating-point results per clock",
        std::nullopt, T3SIM_FIELD(NodeParams, flops_per_cycle)},
+      {"memory_bandwidth", Quantity::Bandwidth, std::string("0B/s"), 0, false, 1e13,
+       "flow drivers: the node's memory port, shared by every transfer leaving the node (it reads there) and "
+       "arriving (it writes there), both ways together; 0: not modelled (only the interfaces and the PEs' rates "
+       "limit a node's traffic)",
+       std::nullopt, T3SIM_FIELD(NodeParams, memory_bandwidth)},
+      {"eregisters", Quantity::Count, std::string("0"), 0, false, 1e6,
+       "flow drivers: the 8-byte registers a PE's remote loads go through (the T3E's user E-registers); a get "
+       "holds them from its request to its data, so a PE's get data arrives at most at 8 x eregisters / "
+       "remote_round_trip (Little's law), all its gets together; 0: not modelled",
+       std::nullopt, [](NodeParams& s, double v) { s.eregisters = static_cast<int>(v); },
+       [](const NodeParams& s) { return static_cast<double>(s.eregisters); }},
+      {"remote_round_trip", Quantity::Time, std::string("0s"), 0, false, 1e-3,
+       "flow drivers, with eregisters: the time a remote load holds its register, from its request leaving to "
+       "its data arriving",
+       std::nullopt, T3SIM_FIELD(NodeParams, remote_round_trip)},
   };
   return decls;
 }
@@ -265,6 +280,13 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"provenance", "map key-path -> string", "source of every value in the file, or 'calibrated: ...'"},
   };
   return keys;
+}
+
+std::optional<std::pair<std::string, std::string>> MachineSpec::node_inconsistency() const {
+  if (node.eregisters > 0 && !(node.remote_round_trip > 0))
+    return std::make_pair(std::string("node.eregisters"),
+                          "needs node.remote_round_trip > 0 (how long a get holds its registers)");
+  return std::nullopt;
 }
 
 std::optional<std::pair<std::string, std::string>> MachineSpec::io_inconsistency() const {

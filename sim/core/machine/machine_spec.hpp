@@ -22,7 +22,17 @@ struct NodeParams {
   int pes_per_node = 1;
   double clock_hz = 0;         // processor clock
   double flops_per_cycle = 1;  // peak floating-point results per clock
+  // What a node's transfers share besides its network interface (0: not modelled). memory_bandwidth
+  // (bytes/s): the node's memory port, which every transfer leaving the node reads through and every
+  // one arriving writes through, both ways together. eregisters (count of 8-byte registers) and
+  // remote_round_trip (s): the registers a PE's gets hold from request to data, so by Little's law its
+  // get data arrives at most at 8 x eregisters / remote_round_trip bytes/s, all its gets together.
+  double memory_bandwidth = 0;
+  int eregisters = 0;
+  double remote_round_trip = 0;
 };
+// One E-register holds one 64-bit word (the Alpha's, and the T3E's remote access unit).
+constexpr double kERegisterBytes = 8;
 
 // The packet driver's switching (network.switching): wormhole allocates a downstream virtual channel
 // to a packet when the channel is free; cut-through only when its buffer can also take the whole packet
@@ -182,8 +192,15 @@ struct MachineSpec {
     return io.nodes_in_service > 0 ? std::min(listed, static_cast<int>(io.nodes_in_service)) : listed;
   }
   int disk_count() const { return io_node_count() * static_cast<int>(io.disks_per_node); }
+  // Why the node section's values contradict each other (the key to blame and the reason), or nullopt.
+  std::optional<std::pair<std::string, std::string>> node_inconsistency() const;
   // Why the io section's values contradict each other (the key to blame and the reason), or nullopt.
   std::optional<std::pair<std::string, std::string>> io_inconsistency() const;
+  // Either of the two.
+  std::optional<std::pair<std::string, std::string>> inconsistency() const {
+    if (auto n = node_inconsistency()) return n;
+    return io_inconsistency();
+  }
   // The named profile, or the default one when name is empty; nullptr when there is none.
   const SoftwareProfile* find_profile(const std::string& name) const;
 };

@@ -5,7 +5,8 @@
 namespace t3sim::core {
 
 void ClosedFormTransport::flow(int src, int dst, double bytes, FlowKind kind, Callback then) {
-  const double rate = std::min(cost_.bottleneck(src, dst), flow_cap(cost_.profile(), kind));
+  const double rate =
+      std::min({cost_.bottleneck(src, dst), flow_cap(cost_.profile(), kind), node_cap(cost_.machine().node, kind)});
   after(bytes / rate, std::move(then));
 }
 

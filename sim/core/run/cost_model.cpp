@@ -58,6 +58,11 @@ double CostModel::local_copy_time(double bytes) const {
   return profile_.call_overhead + profile_.local_overhead + bytes / profile_.copy_bandwidth;
 }
 
+namespace {
+// What a get's data is: a message layer's rendezvous pull, or a SHMEM get's.
+FlowKind data_kind(const Op& op) { return op.message_data ? FlowKind::MessageData : FlowKind::GetData; }
+}  // namespace
+
 double CostModel::uncontended_time(const Op& op) const {
   const auto& p = profile_;
   switch (op.kind) {
@@ -66,13 +71,15 @@ double CostModel::uncontended_time(const Op& op) const {
       if (op.peer == op.pe) return local_copy_time(op.bytes);
       return p.call_overhead + latency(op.pe, op.peer) + machine_.network.request_bytes / bottleneck(op.pe, op.peer) +
              latency(op.peer, op.pe) +
-             op.bytes / std::min(bottleneck(op.peer, op.pe),
-                                 flow_cap(p, op.message_data ? FlowKind::MessageData : FlowKind::GetData));
+             op.bytes / std::min({bottleneck(op.peer, op.pe), flow_cap(p, data_kind(op)),
+                                  node_cap(machine_.node, data_kind(op))});
     case OpKind::Put:
       if (op.peer == op.pe) return local_copy_time(op.bytes);
       if (!op.complete) return p.call_overhead;
       return p.call_overhead + latency(op.pe, op.peer) +
-             op.bytes / std::min(bottleneck(op.pe, op.peer), flow_cap(p, FlowKind::Put)) + latency(op.peer, op.pe);
+             op.bytes / std::min({bottleneck(op.pe, op.peer), flow_cap(p, FlowKind::Put),
+                                  node_cap(machine_.node, FlowKind::Put)}) +
+             latency(op.peer, op.pe);
     case OpKind::Overhead:
       return p.message_overhead;
     case OpKind::MpiSend:

@@ -11,6 +11,8 @@ NetworkResources::NetworkResources(const MachineSpec& machine, const SoftwarePro
   profile_ = &profile;
   pes_ = placement.size();
   mpi_pes_ = profile.mpi_bandwidth > 0 ? pes_ : 0;
+  memory_nodes_ = machine.node.memory_bandwidth > 0 ? nodes_ : 0;
+  eregister_pes_ = machine.node.eregisters > 0 ? pes_ : 0;
   disks_ = machine.disk_count();
 }
 
@@ -23,6 +25,8 @@ NetworkResources::NetworkResources(const MachineSpec& machine, const JobPlacemen
       link_bound_(machine.torus().link_id_bound()),
       pes_(0),
       mpi_pes_(0),
+      memory_nodes_(0),
+      eregister_pes_(0),
       disks_(0) {}
 
 double NetworkResources::capacity(ResourceId r) const {
@@ -32,7 +36,9 @@ double NetworkResources::capacity(ResourceId r) const {
   if (r < issue_of(0)) return net.link_bandwidth;
   if (r < receive_of(0)) return flow_cap(*profile_, FlowKind::Put);
   if (r < mpi_of(0)) return flow_cap(*profile_, FlowKind::GetData);
-  if (r < disk_of(0)) return profile_->mpi_bandwidth;
+  if (r < memory_of(0)) return profile_->mpi_bandwidth;
+  if (r < eregisters_of(0)) return machine_.node.memory_bandwidth;
+  if (r < disk_of(0)) return machine_.node.eregisters * kERegisterBytes / machine_.node.remote_round_trip;
   const IoParams& io = machine_.io;
   switch ((r - disk_of(0)) % 3) {
     case 0:
@@ -50,7 +56,9 @@ std::string NetworkResources::name(ResourceId r) const {
   if (r < issue_of(0)) return Torus::link_name(r - 2 * nodes_);
   if (r < receive_of(0)) return "issue.pe" + std::to_string(r - issue_of(0));
   if (r < mpi_of(0)) return "receive.pe" + std::to_string(r - receive_of(0));
-  if (r < disk_of(0)) return "mpi.pe" + std::to_string(r - mpi_of(0));
+  if (r < memory_of(0)) return "mpi.pe" + std::to_string(r - mpi_of(0));
+  if (r < eregisters_of(0)) return "memory.n" + std::to_string(r - memory_of(0));
+  if (r < disk_of(0)) return "eregisters.pe" + std::to_string(r - eregisters_of(0));
   const int k = r - disk_of(0);
   static const char* const kWay[] = {"", ".read", ".write"};
   return "disk" + std::to_string(k / 3) + kWay[k % 3];
@@ -90,6 +98,16 @@ void NetworkResources::add_pe_rates(int src_pe, int dst_pe, FlowKind kind) {
   if (kind == FlowKind::Put) add(issue_of(src_pe));
   if (kind == FlowKind::GetData || kind == FlowKind::MessageData) add(receive_of(dst_pe));
   if (kind == FlowKind::MessageData && mpi_pes_ > 0) add(mpi_of(dst_pe));
+  // Only data: a get request or an acknowledgement is a word of control; file I/O has its own paths.
+  if (kind != FlowKind::Put && kind != FlowKind::GetData && kind != FlowKind::MessageData) return;
+  if (memory_nodes_ > 0) {  // the source reads its memory, the destination writes its own
+    const int a = placement_.node_of(src_pe), b = placement_.node_of(dst_pe);
+    add(memory_of(a));
+    if (b != a) add(memory_of(b));
+  }
+  // A load's register is the loader's: the get's initiator, which is where its data goes. A put frees
+  // its registers once its data has left, which takes no round trip.
+  if (eregister_pes_ > 0 && (kind == FlowKind::GetData || kind == FlowKind::MessageData)) add(eregisters_of(dst_pe));
 }
 
 const std::vector<ResourceId>& NetworkResources::path(int src_pe, int dst_pe, FlowKind kind) {

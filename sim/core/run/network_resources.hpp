@@ -2,11 +2,15 @@
 // the ejection interface of every node (shared by its PEs), every directed torus link, then each job
 // PE's issue rate (the remote stores it can issue: puts), receive rate (the remote loads it can
 // sink: get data returning) and MPI rate (rendezvous data its MPI library pulls), each shared by all
-// that PE's transfers in flight; then, on a machine with I/O nodes, three per disk as SimGrid's disk
+// that PE's transfers in flight; when the machine models them (node.memory_bandwidth, node.eregisters),
+// each node's memory port and each PE's E-register rate (8 x eregisters / remote_round_trip: Little's
+// law on the registers its gets hold); then, on a machine with I/O nodes, three per disk as SimGrid's disk
 // model has them: both ways together (max of the two bandwidths), reads, writes. A flow from PE a to PE b crosses the
 // injection of a's node, its route's links and the ejection of b's node, plus the issue rate of a (a put) or the
-// receive rate of b (get data; rendezvous data also b's MPI rate, when the profile sets one); both the solver transport
-// and the SimGrid platform take their paths from here.
+// receive rate of b (get data; rendezvous data also b's MPI rate, when the profile sets one); a data flow (not a get
+// request) also crosses the memory ports of a's and b's nodes (once when they are one node), and get or rendezvous
+// data the E-register rate of b, whose load it is; both the solver transport and the SimGrid platform take their paths
+// from here.
 #pragma once
 #include <memory>
 #include <string>
@@ -31,8 +35,8 @@ class NetworkResources {
   int count() const { return disk_of(disks_); }
   // bytes/s
   double capacity(ResourceId r) const;
-  // "inject.n3", "eject.n3", the link's name ("n12.y-"), "issue.pe5", "receive.pe5", "mpi.pe5", "disk2",
-  // "disk2.read" or "disk2.write".
+  // "inject.n3", "eject.n3", the link's name ("n12.y-"), "issue.pe5", "receive.pe5", "mpi.pe5", "memory.n3",
+  // "eregisters.pe5", "disk2", "disk2.read" or "disk2.write".
   std::string name(ResourceId r) const;
   // The network resources a flow from job PE src to job PE dst crosses (src != dst): interfaces and
   // links, no PE rate. Computed at each call (a route is a few dozen operations; a cache of every
@@ -65,7 +69,9 @@ class NetworkResources {
   ResourceId issue_of(int pe) const { return 2 * nodes_ + link_bound_ + pe; }
   ResourceId receive_of(int pe) const { return issue_of(pes_) + pe; }
   ResourceId mpi_of(int pe) const { return receive_of(pes_) + pe; }
-  ResourceId disk_of(int disk) const { return mpi_of(0) + mpi_pes_ + 3 * disk; }
+  ResourceId memory_of(int node) const { return mpi_of(0) + mpi_pes_ + node; }
+  ResourceId eregisters_of(int pe) const { return memory_of(0) + memory_nodes_ + pe; }
+  ResourceId disk_of(int disk) const { return eregisters_of(0) + eregister_pes_ + 3 * disk; }
   // Appends the PE rates a flow of `kind` draws on to path_ (weight 1 each).
   void add_pe_rates(int src_pe, int dst_pe, FlowKind kind);
 
@@ -76,8 +82,10 @@ class NetworkResources {
   int nodes_;
   int link_bound_;
   int pes_;
-  int mpi_pes_;  // pes_ when the profile sets an MPI rate, else 0 (no MPI rate resources)
-  int disks_;    // the machine's disks (with a profile)
+  int mpi_pes_;        // pes_ when the profile sets an MPI rate, else 0 (no MPI rate resources)
+  int memory_nodes_;   // nodes_ when the machine has node.memory_bandwidth, else 0
+  int eregister_pes_;  // pes_ when the machine has node.eregisters, else 0
+  int disks_;          // the machine's disks (with a profile)
   std::vector<ResourceId> path_;
   std::vector<double> weights_;
   std::vector<LinkId> links_;  // scratch of path()

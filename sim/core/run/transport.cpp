@@ -21,4 +21,13 @@ double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
   return INFINITY;
 }
 
+double node_cap(const NodeParams& node, FlowKind kind) {
+  double cap = INFINITY;
+  if (kind != FlowKind::Put && kind != FlowKind::GetData && kind != FlowKind::MessageData) return cap;
+  if (node.memory_bandwidth > 0) cap = node.memory_bandwidth;
+  if (node.eregisters > 0 && kind != FlowKind::Put)
+    cap = std::min(cap, node.eregisters * kERegisterBytes / node.remote_round_trip);
+  return cap;
+}
+
 }  // namespace t3sim::core

@@ -25,6 +25,12 @@ enum class FlowKind { Put, GetRequest, GetData, MessageData, IoData, Ack };
 // request is small and draws on none. A flow alone on the machine runs at the lesser of this and
 // its path's capacities (ClosedFormTransport, CostModel).
 double flow_cap(const SoftwareProfile& profile, FlowKind kind);
+// The node's own limits on a flow of `kind` (bytes/s; infinity for none), when the machine models them:
+// for data (puts, get and rendezvous data) the memory port (node.memory_bandwidth), and for get and
+// rendezvous data the initiator's E-register rate (8 x node.eregisters / node.remote_round_trip). Shared
+// like the PE rates (network_resources.hpp); a flow alone runs at the lesser of this, flow_cap and its
+// path's capacities.
+double node_cap(const NodeParams& node, FlowKind kind);
 
 class Transport {
  public:

@@ -311,6 +311,11 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
     MapReader node(*n, path, "node");
     auto given = read_params(node, core::node_params(), m.node, derived ? &inherited_node : nullptr);
     sourced.insert(sourced.end(), given.begin(), given.end());
+    if (const auto wrong = m.node_inconsistency()) {
+      const std::string key = wrong->first.substr(5);
+      throw InputError(node.has(key) ? pos_of(path, node.node()[key]) : top.key_pos("node"), wrong->first,
+                       wrong->second, fmt::format("{:g}", *core::param_value(m, wrong->first)));
+    }
     node.finish();
   }
   const core::NetworkParams inherited_net = m.network;
