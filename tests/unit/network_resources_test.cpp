@@ -69,8 +69,8 @@ namespace {
 
 TEST(NetworkResources, DataCrossesBothNodesMemoryPortsAndGetDataItsInitiatorsERegisters) {
   core::MachineSpec m = test::small_machine();
-  m.node.memory_bandwidth = 300e6;
-  m.node.eregisters = 64;
+  m.node.memory_bandwidth = 300e6;  // below the interfaces' 200 + 200 MB/s: it can bind
+  m.node.eregisters = 8;            // 64 B / 2 us = 32 MB/s, below the 50 MB/s get rate
   m.node.remote_round_trip = 2e-6;
   core::SoftwareProfile p = m.profiles[0];
   p.mpi_bandwidth = 30e6;
@@ -93,7 +93,7 @@ TEST(NetworkResources, DataCrossesBothNodesMemoryPortsAndGetDataItsInitiatorsERe
   EXPECT_FALSE(has(get, "eregisters.pe5"));
   for (core::ResourceId id : get_path) {
     if (r.name(id) == "eregisters.pe2") {
-      EXPECT_DOUBLE_EQ(r.capacity(id), 64 * 8 / 2e-6);
+      EXPECT_DOUBLE_EQ(r.capacity(id), 8 * 8 / 2e-6);
     }
     if (r.name(id) == "memory.n2") {
       EXPECT_DOUBLE_EQ(r.capacity(id), 300e6);
@@ -109,6 +109,25 @@ TEST(NetworkResources, DataCrossesBothNodesMemoryPortsAndGetDataItsInitiatorsERe
   // The same through endpoints() (a routing that picks its own links).
   const auto ends = names(r, r.endpoints(5, 2, core::FlowKind::GetData));
   EXPECT_TRUE(has(ends, "memory.n5") && has(ends, "memory.n2") && has(ends, "eregisters.pe2"));
+}
+
+TEST(NetworkResources, APortOrRegistersThatCannotBindAreLeftOut) {
+  // Every transfer crosses its node's injection or ejection interface (200 + 200 MB/s here) and get data
+  // its initiator's receive rate (50 MB/s): a port of 400 MB/s or registers of 50 MB/s never bind.
+  core::MachineSpec m = test::small_machine();
+  m.node.memory_bandwidth = 400e6;
+  m.node.eregisters = 25;  // 200 B / 4 us = 50 MB/s
+  m.node.remote_round_trip = 4e-6;
+  const auto placement = core::JobPlacement::contiguous(m, m.pe_count());
+  const core::MachineSpec without = test::small_machine();
+  core::NetworkResources r(m, m.profiles[0], placement);
+  core::NetworkResources plain(without, m.profiles[0], placement);
+  EXPECT_EQ(r.count(), plain.count());
+  EXPECT_EQ(r.path(5, 2, core::FlowKind::GetData), plain.path(5, 2, core::FlowKind::GetData));
+  m.node.memory_bandwidth = 399e6;  // now it can
+  m.node.eregisters = 24;
+  core::NetworkResources tighter(m, m.profiles[0], placement);
+  EXPECT_EQ(tighter.count(), plain.count() + m.torus().node_count() + m.pe_count());
 }
 
 TEST(NetworkResources, TwoPesOfOneNodeCrossItsMemoryPortOnce) {

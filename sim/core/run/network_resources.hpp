@@ -2,15 +2,16 @@
 // the ejection interface of every node (shared by its PEs), every directed torus link, then each job
 // PE's issue rate (the remote stores it can issue: puts), receive rate (the remote loads it can
 // sink: get data returning) and MPI rate (rendezvous data its MPI library pulls), each shared by all
-// that PE's transfers in flight; when the machine models them (node.memory_bandwidth, node.eregisters),
-// each node's memory port and each PE's E-register rate (8 x eregisters / remote_round_trip: Little's
-// law on the registers its gets hold); then, on a machine with I/O nodes, three per disk as SimGrid's disk
-// model has them: both ways together (max of the two bandwidths), reads, writes. A flow from PE a to PE b crosses the
-// injection of a's node, its route's links and the ejection of b's node, plus the issue rate of a (a put) or the
-// receive rate of b (get data; rendezvous data also b's MPI rate, when the profile sets one); a data flow (not a get
-// request) also crosses the memory ports of a's and b's nodes (once when they are one node), and get or rendezvous
-// data the E-register rate of b, whose load it is; both the solver transport and the SimGrid platform take their paths
-// from here.
+// that PE's transfers in flight; when the machine models them (node.memory_bandwidth, node.eregisters)
+// and they can bind, each node's memory port and each PE's E-register rate (8 x eregisters /
+// remote_round_trip: Little's law on the registers its gets hold; a port of at least the node's two
+// interfaces together, or registers at least as fast as the PE's get rate, are left out); then, on a machine with I/O
+// nodes, three per disk as SimGrid's disk model has them: both ways together (max of the two bandwidths), reads,
+// writes. A flow from PE a to PE b crosses the injection of a's node, its route's links and the ejection of b's node,
+// plus the issue rate of a (a put) or the receive rate of b (get data; rendezvous data also b's MPI rate, when the
+// profile sets one); a data flow (not a get request) also crosses the memory ports of a's and b's nodes (once when they
+// are one node), and get or rendezvous data the E-register rate of b, whose load it is; both the solver transport and
+// the SimGrid platform take their paths from here.
 #pragma once
 #include <memory>
 #include <string>
