@@ -236,9 +236,6 @@ int run_task(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& point
   return run.failures > 0 ? 1 : 0;
 }
 
-// `--check FRACTION`: the chosen points again under the check's driver, into DIR/check-DRIVER.csv (kept
-// and resumed as sweep.csv is), then each figure's difference written and its largest printed. Returns
-// the number of check runs that failed, or -signal when the check was interrupted.
 // The points --check runs (study/driver_check.hpp); refused before anything runs when there are none.
 std::vector<study::PointToCheck> points_to_check(const std::vector<io::SweepPoint>& points, const SweepArgs& a) {
   const std::vector<study::PointToCheck> chosen = study::check_points(points, a.check, a.check_driver);
@@ -249,6 +246,9 @@ std::vector<study::PointToCheck> points_to_check(const std::vector<io::SweepPoin
   return chosen;
 }
 
+// `--check FRACTION`: the chosen points again under the check's driver, into DIR/check-DRIVER.csv (kept
+// and resumed as sweep.csv is), then each figure's difference written and its largest printed. Returns
+// the number of check runs that failed, or -signal when the check was interrupted.
 int run_check(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& points,
               const std::vector<study::PointToCheck>& chosen, const std::string& dir, const SweepArgs& a, int jobs) {
   const std::string rows_file = study::check_rows_file(dir, a.check_driver);
@@ -270,8 +270,7 @@ int run_check(const io::SweepSpec& spec, const std::vector<io::SweepPoint>& poin
   const study::DriverCheck check =
       study::compare_rows(chosen, study::read_sweep_rows(dir + "/sweep.csv"), done, header, a.check_driver);
   io::write_file_atomically(study::check_differences_file(dir, a.check_driver), study::check_differences_csv(check));
-  const std::string study_driver = spec.common.driver.empty() ? "fast" : spec.common.driver;
-  std::cerr << "sweep " << spec.name << ": " << study::check_summary_text(check, study_driver)
+  std::cerr << "sweep " << spec.name << ": " << study::check_summary_text(check, study::driver_name(spec.common.driver))
             << fmt::format("  every checked point: {}\n", study::check_differences_file(dir, a.check_driver));
   return run.failures;
 }

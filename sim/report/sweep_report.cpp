@@ -231,7 +231,7 @@ std::string check_html(const std::string& dir, const std::string& driver, const 
     row.push_back(p.id);
     t.rows.push_back(row);
   }
-  const std::string study_driver = spec.common.driver.empty() ? "fast" : spec.common.driver;
+  const std::string study_driver = study::driver_name(spec.common.driver);
   return fmt::format(
              "<h2>Checked under --driver {}</h2>\n<p>Points drawn at random (a fixed seed) and run again "
              "under the {} driver: difference = (study &minus; {}) / {}.</p>\n<pre>{}</pre>\n",

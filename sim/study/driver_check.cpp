@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "sim/analysis/bench_verdict.hpp"
 #include "sim/core/support/seeded_permutation.hpp"
 #include "sim/study/sweep_rows.hpp"
 
@@ -15,9 +16,6 @@ namespace {
 
 // Any fixed number: it only has to be the same from run to run.
 constexpr uint64_t kCheckSeed = 32;
-
-// The study's own driver of a point ("" and "fast" are one).
-std::string driver_of(const io::SweepPoint& p) { return p.settings.driver.empty() ? "fast" : p.settings.driver; }
 
 // The cells of a row by column name; an empty cell (a figure the run has not) is absent.
 std::map<std::string, double> cells_by_name(const std::string& row, const std::vector<std::string>& header) {
@@ -52,7 +50,7 @@ std::vector<PointToCheck> check_points(const std::vector<io::SweepPoint>& points
     throw std::invalid_argument(fmt::format("--check: a fraction of the points in (0, 1], not {}", fraction));
   std::vector<const io::SweepPoint*> eligible;
   for (const auto& p : points)
-    if (driver_of(p) != driver) eligible.push_back(&p);
+    if (driver_name(p.settings.driver) != driver) eligible.push_back(&p);
   const int n = static_cast<int>(eligible.size());
   const int take = std::min(n, static_cast<int>(std::ceil(fraction * n - 1e-9)));
   std::vector<int> order = core::seeded_permutation(n, kCheckSeed);
@@ -173,11 +171,8 @@ std::string check_summary_text(const DriverCheck& c, const std::string& study_dr
       }
     }
     if (!worst) return;
-    std::sort(sizes.begin(), sizes.end());
-    const size_t n = sizes.size();
-    const double median = n % 2 ? sizes[n / 2] : (sizes[n / 2 - 1] + sizes[n / 2]) / 2;
     text += fmt::format("  {:<20} {:>8} at point {} ({}); median |difference| {:.1f}%\n", name, percent(worst_diff),
-                        worst->index, worst->id, 100 * median);
+                        worst->index, worst->id, 100 * analysis::median_of(sizes));
   };
   largest("makespan", [](const CheckedPoint& p) { return std::optional<CheckedFigure>(p.makespan_us); });
   largest("per-PE median MB/s", [](const CheckedPoint& p) { return p.pe_median_MBps; });

@@ -29,6 +29,9 @@ struct PointToCheck {
 std::vector<PointToCheck> check_points(const std::vector<io::SweepPoint>& points, double fraction,
                                        const std::string& driver);
 
+// A driver's name as the check speaks of it: "" (a study's default) is "fast".
+inline std::string driver_name(const std::string& driver) { return driver.empty() ? "fast" : driver; }
+
 // DIR/check-DRIVER.csv: the checked points' rows, sweep.csv's format.
 std::string check_rows_file(const std::string& dir, const std::string& driver);
 // DIR/check-DRIVER-differences.csv: per checked point, both figures and their relative difference.

@@ -10,21 +10,13 @@ namespace t3sim::core {
 PacketTransport::PacketTransport(const CostModel& cost, uint64_t seed)
     : cost_(cost), network_(packet_config(cost.machine()), seed) {}
 
-namespace {
-// The node without its memory port: what the packet driver paces of node_cap.
-NodeParams eregisters_only(NodeParams node) {
-  node.memory_bandwidth = 0;
-  return node;
-}
-}  // namespace
-
 void PacketTransport::after(double delay, Callback then) { calendar_.schedule(time_ + delay, std::move(then)); }
 
 int PacketTransport::pacer(int pe, FlowKind kind) {
-  // The E-register rate of node_cap paces a PE's gets here too; the memory port is not modelled in
-  // packets (docs/limitations.md).
-  const double cap = std::min(flow_cap(cost_.profile(), kind),
-                              kind == FlowKind::Put ? INFINITY : node_cap(eregisters_only(cost_.machine().node), kind));
+  // A PE's E-register rate paces its gets here too; the memory port is not modelled in packets
+  // (docs/limitations.md).
+  const bool load = kind == FlowKind::GetData || kind == FlowKind::MessageData;
+  const double cap = std::min(flow_cap(cost_.profile(), kind), load ? eregister_rate(cost_.machine().node) : INFINITY);
   if (!std::isfinite(cap)) return -1;
   std::vector<int>& pacers = kind == FlowKind::Put           ? put_pacers_
                              : kind == FlowKind::MessageData ? mpi_pacers_

@@ -20,8 +20,7 @@ NetworkResources::NetworkResources(const MachineSpec& machine, const SoftwarePro
   const NodeParams& node = machine.node;
   const double interfaces = machine.network.nic_injection_bandwidth + machine.network.nic_ejection_bandwidth;
   memory_nodes_ = node.memory_bandwidth > 0 && node.memory_bandwidth < interfaces ? nodes_ : 0;
-  eregister_pes_ =
-      node.eregisters > 0 && node_cap(node, FlowKind::GetData) < flow_cap(profile, FlowKind::GetData) ? pes_ : 0;
+  eregister_pes_ = eregister_rate(node) < flow_cap(profile, FlowKind::GetData) ? pes_ : 0;
   disks_ = machine.disk_count();
 }
 
@@ -47,7 +46,7 @@ double NetworkResources::capacity(ResourceId r) const {
   if (r < mpi_of(0)) return flow_cap(*profile_, FlowKind::GetData);
   if (r < memory_of(0)) return profile_->mpi_bandwidth;
   if (r < eregisters_of(0)) return machine_.node.memory_bandwidth;
-  if (r < disk_of(0)) return machine_.node.eregisters * kERegisterBytes / machine_.node.remote_round_trip;
+  if (r < disk_of(0)) return eregister_rate(machine_.node);
   const IoParams& io = machine_.io;
   switch ((r - disk_of(0)) % 3) {
     case 0:

@@ -21,13 +21,14 @@ double flow_cap(const SoftwareProfile& profile, FlowKind kind) {
   return INFINITY;
 }
 
+double eregister_rate(const NodeParams& node) {
+  return node.eregisters > 0 ? node.eregisters * kERegisterBytes / node.remote_round_trip : INFINITY;
+}
+
 double node_cap(const NodeParams& node, FlowKind kind) {
-  double cap = INFINITY;
-  if (kind != FlowKind::Put && kind != FlowKind::GetData && kind != FlowKind::MessageData) return cap;
-  if (node.memory_bandwidth > 0) cap = node.memory_bandwidth;
-  if (node.eregisters > 0 && kind != FlowKind::Put)
-    cap = std::min(cap, node.eregisters * kERegisterBytes / node.remote_round_trip);
-  return cap;
+  if (kind != FlowKind::Put && kind != FlowKind::GetData && kind != FlowKind::MessageData) return INFINITY;
+  const double port = node.memory_bandwidth > 0 ? node.memory_bandwidth : INFINITY;
+  return kind == FlowKind::Put ? port : std::min(port, eregister_rate(node));
 }
 
 }  // namespace t3sim::core

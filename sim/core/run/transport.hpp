@@ -31,6 +31,9 @@ double flow_cap(const SoftwareProfile& profile, FlowKind kind);
 // like the PE rates (network_resources.hpp); a flow alone runs at the lesser of this, flow_cap and its
 // path's capacities.
 double node_cap(const NodeParams& node, FlowKind kind);
+// A PE's E-register rate, 8 x node.eregisters / node.remote_round_trip (bytes/s; infinity when the
+// machine does not model the registers): the most its get and rendezvous data arrive at together.
+double eregister_rate(const NodeParams& node);
 
 class Transport {
  public:
