@@ -58,6 +58,11 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"switching_unknown",
                       "switching_unknown.yaml:16:14: network.switching: must be cut_through or wormhole \\(got "
                       "'store_and_forward'\\)"},
+        RejectionCase{"switch_hold_unknown",
+                      "switch_hold_unknown.yaml:17:16: network.switch_hold: must be flit or packet \\(got 'whole'\\)"},
+        RejectionCase{"switch_hold_under_wormhole",
+                      "switch_hold_under_wormhole.yaml:16:16: network.switch_hold: packet needs network.switching: "
+                      "cut_through \\(a held wormhole packet can stall mid-way\\) \\(got 'packet'\\)"},
         RejectionCase{"dateline_unknown",
                       "dateline_unknown.yaml:16:13: network.dateline: must be fixed, balanced, cray or none \\(got "
                       "'none_at_all'\\)"},

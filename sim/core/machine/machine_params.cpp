@@ -258,6 +258,12 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"network.switching", enum_names_text<Switching>("|") + " (optional)",
        "packet driver: wormhole (default) gives a packet the next router's virtual channel as soon as no other "
        "packet holds it; cut_through only when that channel's buffer can also take the whole packet"},
+      {"network.switch_hold", enum_names_text<SwitchHold>("|") + " (optional)",
+       "packet driver: flit (default): each cycle's switch allocation is afresh, so flits of packets on "
+       "different virtual channels interleave on a link (BookSim's default); packet: a grant holds the input "
+       "and output ports until the packet's tail has crossed (BookSim's hold_switch_for_packet), so a link "
+       "carries one packet after another; needs switching: cut_through, and then each packet moves as one "
+       "event per hop (about packet_flits times fewer events)"},
       {"network.dateline", enum_names_text<Dateline>("|") + " (optional)",
        "packet driver, the torus deadlock rule: fixed (default): along each ring a packet whose path crosses the "
        "wrap from k-1 to 0 uses the upper half of the virtual channels, the others the lower half; balanced: "

@@ -41,6 +41,14 @@ enum class Switching { CutThrough, Wormhole };
 constexpr NameTable<Switching, 2> kSwitchingNames = {{Switching::CutThrough, "cut_through"},
                                                      {Switching::Wormhole, "wormhole"}};
 constexpr const auto& name_table(Switching) { return kSwitchingNames; }
+// The packet driver's switch allocation (network.switch_hold): flit, an input's grant lasts one cycle,
+// so flits of packets on different virtual channels interleave on a link (BookSim's default); packet,
+// the grant holds the input and output ports until the packet's tail has crossed (BookSim's
+// hold_switch_for_packet), so a link carries one packet after another. With cut_through a held packet
+// never waits mid-way, and the driver moves it as one event per hop.
+enum class SwitchHold { Flit, Packet };
+constexpr NameTable<SwitchHold, 2> kSwitchHoldNames = {{SwitchHold::Flit, "flit"}, {SwitchHold::Packet, "packet"}};
+constexpr const auto& name_table(SwitchHold) { return kSwitchHoldNames; }
 // The packet driver's torus deadlock rule (network.dateline): which half of a port's virtual channels
 // a packet uses along a ring. fixed: the upper half when its path along the ring crosses the wrap
 // from k-1 to 0, else the lower half; balanced: also a second dateline in the ring's middle that
@@ -83,6 +91,7 @@ struct NetworkParams {
   double terminal_delay = 0;    // s on a node's injection or ejection channel (at least one cycle)
   double virtual_networks = 1;  // 2: requests and replies on separate VCs (the escape VCs split in two)
   Switching switching = Switching::Wormhole;
+  SwitchHold switch_hold = SwitchHold::Flit;
   Dateline dateline = Dateline::Fixed;
 };
 

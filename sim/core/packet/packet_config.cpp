@@ -44,6 +44,12 @@ PacketConfig packet_config(const MachineSpec& machine) {
   c.tie_rule = machine.tie_rule;
   c.dateline = n.dateline;
   c.switching = n.switching;
+  if (n.switch_hold == SwitchHold::Packet && n.switching != Switching::CutThrough)
+    throw ModelError(
+        "network.switch_hold: packet needs network.switching: cut_through (a held wormhole packet can stall "
+        "mid-way)");
+  c.hold_switch = n.switch_hold == SwitchHold::Packet;
+  c.whole_packet_events = c.hold_switch;
   c.flit_bytes = static_cast<int>(n.flit_bytes);
   c.cycle_s = n.router_clock > 0 ? 1 / n.router_clock : n.flit_bytes / n.link_bandwidth;
   c.packet_flits = static_cast<int>(n.packet_flits);

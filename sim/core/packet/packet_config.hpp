@@ -15,6 +15,12 @@ struct PacketConfig {
   TieRule tie_rule = TieRule::Plus;
   Dateline dateline = Dateline::Fixed;
   Switching switching = Switching::Wormhole;
+  // network.switch_hold: packet. A grant holds the input and output ports until the tail has crossed.
+  bool hold_switch = false;
+  // With hold_switch under cut-through: each packet crosses a hop as one event (its flits follow each
+  // other one a cycle, so the flit-by-flit run would give the same cycles; packet_network.hpp says where
+  // it differs). Tests turn it off to compare with the flit-by-flit run.
+  bool whole_packet_events = false;
   HopOrder order = HopOrder::Dimension;  // the escape route: dimension order, or every + hop before every - hop
   bool adaptive = false;     // one adaptive VC more (the last), on any productive port, if it holds the whole packet
   int virtual_networks = 1;  // 2: requests and replies on separate escape VCs

@@ -52,6 +52,7 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   asking_ports_.assign(static_cast<size_t>(n), 0);
   vc_blocked_.assign(static_cast<size_t>(n), 0);
   vc_wake_.assign(static_cast<size_t>(n), std::numeric_limits<int>::max());
+  vc_wait_ports_.assign(static_cast<size_t>(n), 0);
   free_mask_.assign(static_cast<size_t>(n * kRouterPorts), v == 64 ? ~uint64_t{0} : bit(v) - 1);
   router_listed_.assign(static_cast<size_t>(n), 0);
   sources_.resize(static_cast<size_t>(n));
@@ -62,7 +63,8 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   ejected_.resize(static_cast<size_t>(n));
   const int longest =
       std::max(config.pipeline_cycles + config.wire_cycles, config.pipeline_cycles + config.terminal_cycles) +
-      std::max(config.wire_cycles, config.terminal_cycles) + 2;
+      std::max(config.wire_cycles, config.terminal_cycles) + 2 +
+      (config.whole_packet_events ? config.packet_flits : 0);  // a packet's tail, credits and release
   size_t slots = 1;
   while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
   wheel_.resize(slots);
@@ -72,6 +74,10 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   sa_vc_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   va_grant_.assign(inputs_.size(), 0);
   va_accept_.assign(inputs_.size(), 0);
+  in_hold_.assign(static_cast<size_t>(n * kRouterPorts), -1);
+  out_hold_.assign(static_cast<size_t>(n * kRouterPorts), -1);
+  in_free_.assign(static_cast<size_t>(n * kRouterPorts), 0);
+  out_free_.assign(static_cast<size_t>(n * kRouterPorts), 0);
 }
 
 int PacketNetwork::add_pacer(double bytes_per_cycle) {
@@ -133,7 +139,8 @@ void PacketNetwork::update_asking(int node, int local) {
   const int vcs = config_.vcs;
   const InputVc& in = inputs_[static_cast<size_t>(node * vcs_per_router_ + local)];
   const int out = node * vcs_per_router_ + in.out_port * vcs + in.out_vc;
-  const bool asking = in.count > 0 && outputs_[static_cast<size_t>(out)].credits > 0;
+  // (A draining VC, whole-packet events, still owns its output VC but has nothing more to send on it.)
+  const bool asking = in.count > 0 && in.state == VcState::Active && outputs_[static_cast<size_t>(out)].credits > 0;
   set_asking(node, local / vcs, local % vcs, asking);
 }
 
@@ -200,6 +207,8 @@ void PacketNetwork::step() {
     const int node = active_sources_[i];
     inject(node);
     Source& s = sources_[static_cast<size_t>(node)];
+    // (Whole-packet events: a packet whose last flit leaves this cycle no longer holds the source.)
+    if (config_.whole_packet_events && s.packet >= 0 && s.free_at <= now_ + 1) s.packet = -1;
     if (s.packet < 0 && s.waiting == 0) {
       s.listed = false;
       s.dry_since = static_cast<int64_t>(now_);
@@ -249,34 +258,31 @@ void PacketNetwork::arrive(const Event& e) {
         }
       }
       ++buffered_[static_cast<size_t>(node)];
-      ++buffered_total_;
+      buffered_total_ += e.flit.flits;
       activate(node);
       break;
     }
     case EventKind::Credit: {
       const int node = e.node;
       OutputVc& out = outputs_[static_cast<size_t>(input_index(node, e.port, e.vc))];
-      ++out.credits;
+      out.credits += e.flit.flits;
       if (out.owner < 0) {
         // Room in a free VC for a whole packet: a cut-through packet, or an adaptive choice, may fit now.
-        if (out.credits >= vc_wake_[static_cast<size_t>(node)]) vc_blocked_[static_cast<size_t>(node)] = 0;
-      } else if (out.credits == 1) {
+        if (out.credits >= vc_wake_[static_cast<size_t>(node)] &&
+            (vc_wait_ports_[static_cast<size_t>(node)] & bit(e.port)))
+          vc_blocked_[static_cast<size_t>(node)] = 0;
+      } else if (out.credits == e.flit.flits) {  // it had none
         update_asking(node, out.owner);
       }
       if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
       break;
     }
     case EventKind::SourceCredit:
-      ++sources_[static_cast<size_t>(e.node)].credits[e.vc];
+      sources_[static_cast<size_t>(e.node)].credits[e.vc] += e.flit.flits;
       sources_[static_cast<size_t>(e.node)].stalled = false;
       break;
     case EventKind::Eject: {
-      const int node = e.node;
-      ++stats_.flits_ejected;
-      const size_t period = static_cast<size_t>(now_ / kSamplePeriod);
-      std::vector<uint64_t>& counts = ejected_[static_cast<size_t>(node)];
-      if (counts.size() <= period) counts.resize(period + 1, 0);
-      ++counts[period];
+      count_ejected(e.node, now_ + 1 - e.flit.flits, e.flit.flits);  // (a whole packet: its flits up to now)
       if (!e.flit.tail) break;
       Packet& p = packets_[e.flit.packet];
       Message& m = messages_[p.message];
@@ -289,12 +295,31 @@ void PacketNetwork::arrive(const Event& e) {
       }
       break;
     }
+    case EventKind::Release:
+      release(e.node, e.port, e.vc);
+      break;
+  }
+}
+
+void PacketNetwork::count_ejected(int node, uint64_t first_cycle, int flits) {
+  stats_.flits_ejected += static_cast<uint64_t>(flits);
+  std::vector<uint64_t>& counts = ejected_[static_cast<size_t>(node)];
+  for (uint64_t cycle = first_cycle, end = first_cycle + static_cast<uint64_t>(flits); cycle < end;) {
+    const size_t period = static_cast<size_t>(cycle / kSamplePeriod);
+    const uint64_t upto = std::min(end, (period + 1) * kSamplePeriod);
+    if (counts.size() <= period) counts.resize(period + 1, 0);
+    counts[period] += upto - cycle;
+    cycle = upto;
   }
 }
 
 void PacketNetwork::inject(int node) {
   Source& s = sources_[static_cast<size_t>(node)];
   const int vcs = config_.vcs;
+  if (config_.whole_packet_events && s.packet >= 0) {
+    if (now_ < s.free_at) return;  // its packet's flits are still leaving
+    s.packet = -1;
+  }
   if (s.packet < 0) {
     if (s.stalled) return;
     // A new packet: the next message (round-robin) that may inject, on a free VC with room.
@@ -349,13 +374,22 @@ void PacketNetwork::inject(int node) {
     s.packet = id;
     s.sent = 0;
     s.vc = vc;
+    if (config_.whole_packet_events) {  // all its flits, one a cycle from now (cut-through: they fit)
+      s.credits[static_cast<size_t>(vc)] -= flits;
+      schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort, vc,
+               Flit{id, true, true, static_cast<uint16_t>(flits)});
+      stats_.flits_injected += static_cast<uint64_t>(flits);
+      last_move_ = now_;
+      s.free_at = now_ + static_cast<uint64_t>(flits);
+      return;
+    }
     s.busy[static_cast<size_t>(vc)] = 1;
   }
   int& credits = s.credits[static_cast<size_t>(s.vc)];
   if (credits == 0) return;
   --credits;
   const Packet& p = packets_[s.packet];
-  Flit f{s.packet, s.sent == 0, s.sent + 1 == p.flits};
+  Flit f{s.packet, s.sent == 0, s.sent + 1 == p.flits, 1};
   schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort, s.vc, f);
   ++stats_.flits_injected;
   last_move_ = now_;
@@ -391,6 +425,7 @@ void PacketNetwork::route_stage(int node) {
       in.vc_begin = in.escape_begin = static_cast<int16_t>(hop.vc_begin);
       in.vc_end = in.escape_end = static_cast<int16_t>(hop.vc_end);
       in.productive = config_.adaptive ? hop.productive : 0;
+      in.flits = static_cast<uint16_t>(p.flits);
       in.ready = now_ + 1;
     }
   }
@@ -418,11 +453,14 @@ void PacketNetwork::choose_adaptive(int node, InputVc& in, int flits) const {
   }
 }
 
+void PacketNetwork::freed(int node, int out_port) {
+  if (vc_wait_ports_[static_cast<size_t>(node)] & bit(out_port)) vc_blocked_[static_cast<size_t>(node)] = 0;
+}
+
 void PacketNetwork::vc_stage(int node) {
   const int base = node * vcs_per_router_;
   const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
-  const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
   const int n = vcs_per_router_;
   // The input VCs asking for an output VC this cycle, in ascending order.
   int requesters[kMaxRouterVcs];
@@ -430,6 +468,7 @@ void PacketNetwork::vc_stage(int node) {
   int count = 0;
   bool later = false;                          // a routed VC not yet ready
   int wake = std::numeric_limits<int>::max();  // the fewest credits a waiter needs of a free VC
+  uint64_t wait_ports = 0;                     // the output ports the waiters look at
   const bool cut_through = config_.switching == Switching::CutThrough;
   for (int port = 0; port < kRouterPorts; ++port)
     for (uint64_t m = routed_mask_[static_cast<size_t>(pbase + port)]; m != 0; m &= m - 1) {
@@ -441,10 +480,11 @@ void PacketNetwork::vc_stage(int node) {
       }
       int flits = 0;
       if (cut_through || in.productive) {
-        flits = packets_[buffers_[static_cast<size_t>(base + i) * cap + in.first].packet].flits;
+        flits = in.flits;
         wake = std::min(wake, flits);
       }
       if (in.productive) choose_adaptive(node, in, flits);
+      wait_ports |= in.productive | bit(in.escape_port);
       // One that sees no output VC of its own free, with room for its whole packet under cut-through,
       // can be granted none: leaving it out changes nothing.
       const int need = cut_through ? flits : 0;  // wormhole: a free output VC, whatever its credits
@@ -463,6 +503,7 @@ void PacketNetwork::vc_stage(int node) {
     // a credit (an adaptive choice follows the same: owners and credits of free VCs), which wakes it.
     vc_blocked_[static_cast<size_t>(node)] = !later;
     vc_wake_[static_cast<size_t>(node)] = wake;
+    vc_wait_ports_[static_cast<size_t>(node)] = static_cast<uint8_t>(wait_ports);
     return;
   }
   // Grant: each free output VC to the requester nearest after its round-robin pointer.
@@ -483,6 +524,7 @@ void PacketNetwork::vc_stage(int node) {
     }
   }
   // Accept: each requester takes, of the output VCs granted it, the one nearest after its pointer.
+  int accepted = 0;
   for (int r = 0; r < count; ++r) {
     const int i = requesters[r];
     InputVc& in = inputs_[static_cast<size_t>(base + i)];
@@ -502,8 +544,16 @@ void PacketNetwork::vc_stage(int node) {
       --unallocated_[static_cast<size_t>(node)];
       acted_ = true;
       in.ready = now_ + 1;
+      ++accepted;
       break;
     }
+  }
+  if (accepted == count) {
+    // Every VC that could be granted one was; the rest could not before these grants and cannot after
+    // them (a grant only takes a VC): blocked already, as the next cycle's call would find.
+    vc_blocked_[static_cast<size_t>(node)] = !later;
+    vc_wake_[static_cast<size_t>(node)] = wake;
+    vc_wait_ports_[static_cast<size_t>(node)] = static_cast<uint8_t>(wait_ports);
   }
 }
 
@@ -516,9 +566,17 @@ void PacketNetwork::switch_stage(int node) {
   uint8_t requests[kRouterPorts] = {};
   uint8_t request_vc[kRouterPorts][kRouterPorts];
   unsigned requested = 0;  // the output ports asked for
+  const bool hold = config_.hold_switch, whole = config_.whole_packet_events;
   for (unsigned ports = asking_ports_[static_cast<size_t>(node)]; ports != 0; ports &= ports - 1) {
     const int port = __builtin_ctz(ports);
-    const uint64_t mask = asking_mask_[static_cast<size_t>(pbase + port)];
+    uint64_t mask = asking_mask_[static_cast<size_t>(pbase + port)];
+    if (hold) {  // a held input port asks only for its packet's VC
+      if (whole) {
+        if (in_free_[static_cast<size_t>(pbase + port)] > now_) continue;
+      } else if (in_hold_[static_cast<size_t>(pbase + port)] >= 0) {
+        mask &= bit(in_hold_[static_cast<size_t>(pbase + port)]);
+      }
+    }
     const int start = sa_vc_[static_cast<size_t>(pbase + port)];
     // The VCs from the pointer on, then those before it.
     const uint64_t rounds[2] = {mask & ~(bit(start) - 1), mask & (bit(start) - 1)};
@@ -528,6 +586,10 @@ void PacketNetwork::switch_stage(int node) {
         const InputVc& in = inputs_[static_cast<size_t>(base + port * vcs + vc)];
         if (in.ready > now_) continue;
         if (requests[in.out_port] & bit(port)) continue;
+        if (hold && (whole ? out_free_[static_cast<size_t>(pbase + in.out_port)] > now_
+                           : out_hold_[static_cast<size_t>(pbase + in.out_port)] >= 0 &&
+                                 out_hold_[static_cast<size_t>(pbase + in.out_port)] != port))
+          continue;  // another input holds that output port
         requests[in.out_port] |= static_cast<uint8_t>(bit(port));
         request_vc[port][in.out_port] = static_cast<uint8_t>(vc);
         requested |= static_cast<unsigned>(bit(in.out_port));
@@ -550,7 +612,10 @@ void PacketNetwork::switch_stage(int node) {
     sa_grant_[static_cast<size_t>(pbase + o)] = static_cast<uint8_t>(port + 1 == kRouterPorts ? 0 : port + 1);
     sa_accept_[static_cast<size_t>(pbase + port)] = static_cast<uint8_t>(o + 1 == kRouterPorts ? 0 : o + 1);
     sa_vc_[static_cast<size_t>(pbase + port)] = static_cast<uint8_t>(vc + 1 == vcs ? 0 : vc + 1);
-    send(node, port, vc, o);
+    if (whole)
+      send_packet(node, port, vc, o);
+    else
+      send(node, port, vc, o);
   }
 }
 
@@ -576,10 +641,18 @@ void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
   const int out_vc = in.out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)];
   --out.credits;
+  if (config_.hold_switch) {  // a head takes both ports until its tail has crossed
+    const size_t in_at = static_cast<size_t>(node * kRouterPorts + in_port);
+    const size_t out_at = static_cast<size_t>(node * kRouterPorts + out_port);
+    if (f.tail)
+      in_hold_[in_at] = out_hold_[out_at] = -1;
+    else if (f.head)
+      in_hold_[in_at] = static_cast<int8_t>(in_vc), out_hold_[out_at] = static_cast<int8_t>(in_port);
+  }
   if (f.tail) {  // the VC takes its next packet from the next cycle on (route, VC, switch: 3 cycles a packet)
     out.owner = -1;
     free_mask_[static_cast<size_t>(node * kRouterPorts + out_port)] |= bit(out_vc);
-    vc_blocked_[static_cast<size_t>(node)] = 0;
+    freed(node, out_port);
     in.state = VcState::Idle;
     in.out_vc = -1;
     in.ready = now_ + 1;
@@ -599,6 +672,65 @@ void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
   ++stats_.flit_hops;
   const uint64_t at = now_ + traverse + static_cast<uint64_t>(config_.wire_cycles);
   schedule(at, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_vc, f);
+}
+
+void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) {
+  const int base = node * vcs_per_router_;
+  const int vcs = config_.vcs;
+  const int in_local = in_port * vcs + in_vc;
+  const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
+  InputVc& in = inputs_[static_cast<size_t>(base + in_local)];
+  const Flit f = buffers_[static_cast<size_t>(base + in_local) * cap + in.first];
+  in.first = in.first + 1 == cap ? 0 : in.first + 1;
+  --in.count;
+  --buffered_[static_cast<size_t>(node)];
+  buffered_total_ -= f.flits;
+  acted_ = true;
+  last_move_ = now_;
+  // Its flits cross in cycles now .. tail; each slot's credit goes back upstream as its flit leaves,
+  // returned here together with the tail's (so a VC wider than the packet sees its room a few cycles late).
+  const uint64_t tail = now_ + f.flits - 1;
+  const Flit credits{-1, false, false, f.flits};
+  if (in_port == kTerminalPort)
+    schedule(tail + 1 + static_cast<uint64_t>(config_.terminal_cycles), EventKind::SourceCredit, node, 0, in_vc,
+             credits);
+  else
+    schedule(tail + 1 + static_cast<uint64_t>(config_.wire_cycles), EventKind::Credit,
+             routing_.neighbor(node, in_port ^ 1), in_port, in_vc, credits);
+  const int out_vc = in.out_vc;
+  outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)].credits -= f.flits;
+  in.state = VcState::Draining;
+  set_asking(node, in_port, in_vc, false);
+  in_free_[static_cast<size_t>(node * kRouterPorts + in_port)] = tail + 1;
+  out_free_[static_cast<size_t>(node * kRouterPorts + out_port)] = tail + 1;
+  schedule(tail + 1, EventKind::Release, node, in_port, in_vc);
+  const uint64_t traverse = static_cast<uint64_t>(config_.pipeline_cycles - 2);
+  if (out_port == kTerminalPort) {
+    schedule(tail + traverse + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Eject, node, 0, 0, f);
+    return;
+  }
+  stats_.flit_hops += f.flits;
+  schedule(now_ + traverse + static_cast<uint64_t>(config_.wire_cycles), EventKind::Flit,
+           routing_.neighbor(node, out_port), out_port, out_vc, f);
+}
+
+void PacketNetwork::release(int node, int in_port, int in_vc) {
+  // As the flit-by-flit run does once the tail has crossed: the output VC is free, and the input VC
+  // routes its next packet from this cycle on.
+  const int base = node * vcs_per_router_;
+  const int vcs = config_.vcs;
+  InputVc& in = inputs_[static_cast<size_t>(base + in_port * vcs + in_vc)];
+  outputs_[static_cast<size_t>(base + in.out_port * vcs + in.out_vc)].owner = -1;
+  free_mask_[static_cast<size_t>(node * kRouterPorts + in.out_port)] |= bit(in.out_vc);
+  freed(node, in.out_port);
+  in.state = VcState::Idle;
+  in.out_vc = -1;
+  in.ready = now_;
+  if (in.count > 0) {
+    ++unrouted_[static_cast<size_t>(node)];
+    idle_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] |= bit(in_vc);
+  }
+  if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
 }
 
 uint64_t PacketNetwork::ejected(int node, size_t period) const {

@@ -16,7 +16,12 @@
 // one iteration of iSLIP: a round-robin grant per output, a round-robin accept per input, pointers
 // moved on acceptance; the switch sees one VC per input and output port, round-robin over the VCs.
 // This is the behaviour of BookSim2's input-queued router (non-speculative, iSLIP, default options),
-// as docs/research/booksim-router.md describes it, written here from that description.
+// as docs/research/booksim-router.md describes it, written here from that description. With
+// hold_switch a grant holds both ports until the tail has crossed (BookSim's hold_switch_for_packet);
+// with it under cut-through (whole_packet_events) a buffer entry is a whole packet, which crosses a
+// router in one send_packet, holds the ports and its output VC until a Release event at its tail's
+// cycle, and returns its credits upstream at the tail's: the flit-by-flit cycles wherever a free VC's
+// room matters only when whole (every packet filling the buffer), up to a packet's flits late elsewhere.
 // Everything is deterministic: the same inputs and seed give the same cycles.
 //
 // Zero load (an idle router, `P` pipeline cycles, wires of `W` cycles, terminals of `T`): a head flit
@@ -91,11 +96,13 @@ class PacketNetwork {
   const PacketConfig& config() const { return config_; }
 
  private:
-  enum class VcState : uint8_t { Idle, Routed, Active };
-  struct Flit {
+  // Draining: whole-packet events only, from the packet's crossing until its tail has crossed (Release).
+  enum class VcState : uint8_t { Idle, Routed, Active, Draining };
+  struct Flit {  // with whole-packet events, the whole packet (head and tail)
     int32_t packet;
     bool head;
     bool tail;
+    uint16_t flits;  // 1 flit by flit; whole-packet events: the packet's flits; a credit event: the credits it returns
   };
   struct InputVc {
     uint32_t first = 0;  // ring position of the oldest flit
@@ -109,6 +116,7 @@ class PacketNetwork {
     uint8_t escape_port = 0;
     int16_t escape_begin = 0, escape_end = 0;
     uint8_t productive = 0;
+    uint16_t flits = 0;  // routed: its packet's flits (what cut-through needs of a free output VC)
     uint64_t ready = 0;  // the cycle its next stage may run
   };
   struct OutputVc {
@@ -148,12 +156,14 @@ class PacketNetwork {
     bool listed = false;       // in active_sources_
     bool stalled = false;      // its next packet waits for a credit (inject() need not look until one comes)
     bool used = false;         // it has been given a message
+    uint64_t free_at = 0;      // whole-packet events: the cycle its packet's last flit has left
     int64_t dry_since = 0;     // the cycle it last had nothing to inject (-1: it has)
   };
-  enum class EventKind : uint8_t { Flit, Credit, SourceCredit, Eject };
+  enum class EventKind : uint8_t { Flit, Credit, SourceCredit, Eject, Release };
   // Where an event lands: Flit, an input VC; Credit, an output VC; SourceCredit, a node's injection VC
-  // (port unused); Eject, a node (port and vc unused). Kept apart, not as one index, so arriving
-  // costs no division.
+  // (port unused); Eject, a node (port and vc unused); Release (whole-packet events), the input VC whose
+  // packet's tail has now crossed: its output VC and both switch ports are free again. Kept apart, not as one index, so
+  // arriving costs no division.
   struct Event {
     EventKind kind;
     uint8_t port;
@@ -163,17 +173,23 @@ class PacketNetwork {
   };
 
   int input_index(int node, int port, int vc) const { return (node * kRouterPorts + port) * config_.vcs + vc; }
-  void schedule(uint64_t cycle, EventKind kind, int node, int port, int vc, Flit flit = {});
+  void schedule(uint64_t cycle, EventKind kind, int node, int port, int vc, Flit flit = Flit{-1, false, false, 1});
   void arrive(const Event& e);
   void inject(int node);
   // The stages of a router's visit; step() calls each only when it has something to do.
   void route_stage(int node);
   void vc_stage(int node);
+  void freed(int node, int out_port);  // an output VC of out_port is free again: wakes VC allocation if it waits on it
   // Adaptive routing: points `in` at this cycle's request, the best adaptive VC or its escape VCs.
   void choose_adaptive(int node, InputVc& in, int flits) const;
   void switch_stage(int node);
   // Moves the head flit of input VC (in_port, in_vc) across the switch to out_port.
   void send(int node, int in_port, int in_vc, int out_port);
+  // Whole-packet events: the packet at the head of input VC (in_port, in_vc) crosses to out_port, its
+  // flits one a cycle from now on; the ports are held until they have (a Release event).
+  void send_packet(int node, int in_port, int in_vc, int out_port);
+  void release(int node, int in_port, int in_vc);
+  void count_ejected(int node, uint64_t first_cycle, int flits);
   void activate(int node);
   // Sets or clears the switch request of active input VC `local` from its flits and credits.
   void update_asking(int node, int local);
@@ -211,6 +227,10 @@ class PacketNetwork {
   // Per router, while VC-blocked: the fewest credits a waiting packet needs of a free output VC (cut-
   // through, or an adaptive choice); a free VC reaching it unblocks the router. INT_MAX: none needs any.
   std::vector<int> vc_wake_;
+  // Per router, while VC-blocked: bit o, the waiters look at output port o (their escape port and, under
+  // adaptive routing, every productive one). Only a change there (a VC freed, a free VC's credits) can
+  // unblock the router.
+  std::vector<uint8_t> vc_wait_ports_;
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   std::vector<char> router_listed_;
   std::vector<int> active_routers_;
@@ -229,6 +249,11 @@ class PacketNetwork {
   std::vector<uint8_t> sa_grant_, sa_accept_, sa_vc_;  // per output port, input port, input port
   std::vector<uint16_t> va_grant_;                     // per output VC: the next input VC to favour
   std::vector<uint16_t> va_accept_;                    // per input VC: the next output VC to favour
+  // Held switch ports (hold_switch), by router x 7 + port. Flit by flit: the VC holding an input port and
+  // the input port holding an output port (-1: none). Whole-packet events: the cycle each input and
+  // output port is free again.
+  std::vector<int8_t> in_hold_, out_hold_;
+  std::vector<uint64_t> in_free_, out_free_;
   Stats stats_;
 };
 

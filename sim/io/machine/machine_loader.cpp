@@ -323,6 +323,14 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
     MapReader net(*n, path, "network");
     if (net.has("switching"))
       m.network.switching = read_enum_key<core::Switching>(net, "switching"), sourced.push_back("network.switching");
+    if (net.has("switch_hold")) {
+      m.network.switch_hold = read_enum_key<core::SwitchHold>(net, "switch_hold");
+      sourced.push_back("network.switch_hold");
+      if (m.network.switch_hold == core::SwitchHold::Packet && m.network.switching != core::Switching::CutThrough)
+        throw InputError(pos_of(path, net.node()["switch_hold"]), net.child_path("switch_hold"),
+                         "packet needs network.switching: cut_through (a held wormhole packet can stall mid-way)",
+                         "'packet'");
+    }
     if (net.has("dateline"))
       m.network.dateline = read_enum_key<core::Dateline>(net, "dateline"), sourced.push_back("network.dateline");
     auto given = read_params(net, core::network_params(), m.network, derived ? &inherited_net : nullptr);
