@@ -52,10 +52,14 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   asking_ports_.assign(static_cast<size_t>(n), 0);
   vc_blocked_.assign(static_cast<size_t>(n), 0);
   vc_wake_.assign(static_cast<size_t>(n), std::numeric_limits<int>::max());
-  vc_wait_ports_.assign(static_cast<size_t>(n), 0);
+  vc_waits_.assign(static_cast<size_t>(n), 0);
+  changed_.assign(static_cast<size_t>(n), 0);
+  closed_.assign(inputs_.size(), Closed{});
+  fine_waits_ = vcs_per_router_ <= 64;
   free_mask_.assign(static_cast<size_t>(n * kRouterPorts), v == 64 ? ~uint64_t{0} : bit(v) - 1);
   router_listed_.assign(static_cast<size_t>(n), 0);
   sources_.resize(static_cast<size_t>(n));
+  source_wait_.assign(static_cast<size_t>(n), 0);
   for (Source& s : sources_) {
     s.credits.assign(static_cast<size_t>(v), config.vc_buffer_flits);
     s.busy.assign(static_cast<size_t>(v), 0);
@@ -91,6 +95,7 @@ int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int ne
   messages_[id] = {src, dst, pacer, network, bytes, packets, packets, now_};
   Source& s = sources_[static_cast<size_t>(src)];
   s.used = true;
+  source_wait_[static_cast<size_t>(src)] = 0;
   enqueue(s, id);
   if (s.dry_since >= 0) {
     mark_dry(static_cast<uint64_t>(s.dry_since), now_);
@@ -205,6 +210,10 @@ void PacketNetwork::step() {
 
   for (size_t i = 0; i < active_sources_.size();) {
     const int node = active_sources_[i];
+    if (source_wait_[static_cast<size_t>(node)] > now_) {  // it would do nothing this cycle
+      ++i;
+      continue;
+    }
     inject(node);
     Source& s = sources_[static_cast<size_t>(node)];
     // (Whole-packet events: a packet whose last flit leaves this cycle no longer holds the source.)
@@ -267,9 +276,10 @@ void PacketNetwork::arrive(const Event& e) {
       OutputVc& out = outputs_[static_cast<size_t>(input_index(node, e.port, e.vc))];
       out.credits += e.flit.flits;
       if (out.owner < 0) {
+        changed_[static_cast<size_t>(node)] |= wait_bit(e.port, e.vc);
         // Room in a free VC for a whole packet: a cut-through packet, or an adaptive choice, may fit now.
         if (out.credits >= vc_wake_[static_cast<size_t>(node)] &&
-            (vc_wait_ports_[static_cast<size_t>(node)] & bit(e.port)))
+            (vc_waits_[static_cast<size_t>(node)] & wait_bit(e.port, e.vc)))
           vc_blocked_[static_cast<size_t>(node)] = 0;
       } else if (out.credits == e.flit.flits) {  // it had none
         update_asking(node, out.owner);
@@ -278,6 +288,7 @@ void PacketNetwork::arrive(const Event& e) {
       break;
     }
     case EventKind::SourceCredit:
+      source_wait_[static_cast<size_t>(e.node)] = 0;
       sources_[static_cast<size_t>(e.node)].credits[e.vc] += e.flit.flits;
       sources_[static_cast<size_t>(e.node)].stalled = false;
       break;
@@ -316,24 +327,41 @@ void PacketNetwork::count_ejected(int node, uint64_t first_cycle, int flits) {
 void PacketNetwork::inject(int node) {
   Source& s = sources_[static_cast<size_t>(node)];
   const int vcs = config_.vcs;
+  uint64_t& wait = source_wait_[static_cast<size_t>(node)];
   if (config_.whole_packet_events && s.packet >= 0) {
-    if (now_ < s.free_at) return;  // its packet's flits are still leaving
+    if (now_ < s.free_at) {  // its packet's flits are still leaving
+      wait = s.free_at - 1;  // (step() lets it go a cycle before)
+      return;
+    }
     s.packet = -1;
   }
   if (s.packet < 0) {
-    if (s.stalled) return;
+    if (s.stalled) {
+      wait = kNever;
+      return;
+    }
     // A new packet: the next message (round-robin) that may inject, on a free VC with room.
     int chosen = -1;
     bool first_tried = false;
+    uint64_t earliest = kNever;  // when none may: the first cycle one may
     for (int tried = 0, at = s.turn < 0 ? s.first : s.turn; tried < s.waiting && chosen < 0;
          ++tried, at = messages_[at].next) {
       const Message& m = messages_[at];
-      if (m.arrived >= now_) continue;  // a message enters the source queue the cycle after it is given
-      if (m.pacer >= 0 && pacers_[static_cast<size_t>(m.pacer)].next > static_cast<double>(now_)) continue;
+      if (m.arrived >= now_) {  // a message enters the source queue the cycle after it is given
+        earliest = std::min(earliest, m.arrived + 1);
+        continue;
+      }
+      if (m.pacer >= 0 && pacers_[static_cast<size_t>(m.pacer)].next > static_cast<double>(now_)) {
+        earliest = std::min(earliest, static_cast<uint64_t>(std::ceil(pacers_[static_cast<size_t>(m.pacer)].next)));
+        continue;
+      }
       chosen = at;
       first_tried = tried == 0;
     }
-    if (chosen < 0) return;
+    if (chosen < 0) {
+      wait = earliest;
+      return;
+    }
     Message& m = messages_[chosen];
     const double payload = std::min(m.bytes_left, static_cast<double>(config_.payload_bytes()));
     const int flits = config_.flits_for(payload);
@@ -347,6 +375,7 @@ void PacketNetwork::inject(int node) {
       // No VC with room. When the message tried first was the one chosen, the choice stays until a
       // credit comes back (messages given later queue behind it): no need to look again until then.
       s.stalled = first_tried;
+      if (s.stalled) wait = kNever;
       return;
     }
     s.vc_turn = (vc + 1) % vcs;
@@ -386,7 +415,10 @@ void PacketNetwork::inject(int node) {
     s.busy[static_cast<size_t>(vc)] = 1;
   }
   int& credits = s.credits[static_cast<size_t>(s.vc)];
-  if (credits == 0) return;
+  if (credits == 0) {
+    wait = kNever;  // until a credit comes back
+    return;
+  }
   --credits;
   const Packet& p = packets_[s.packet];
   Flit f{s.packet, s.sent == 0, s.sent + 1 == p.flits, 1};
@@ -415,7 +447,6 @@ void PacketNetwork::route_stage(int node) {
       Packet& p = packets_[f.packet];
       const PacketHop hop = routing_.next(node, port, p.route, coin_);
       in.state = VcState::Routed;
-      vc_blocked_[static_cast<size_t>(node)] = 0;
       mask &= ~bit(vc);
       routed_mask_[static_cast<size_t>(node * kRouterPorts + port)] |= bit(vc);
       --unrouted_[static_cast<size_t>(node)];
@@ -427,6 +458,22 @@ void PacketNetwork::route_stage(int node) {
       in.productive = config_.adaptive ? hop.productive : 0;
       in.flits = static_cast<uint16_t>(p.flits);
       in.ready = now_ + 1;
+      if (vc_blocked_[static_cast<size_t>(node)]) {
+        // Nothing else in this router changes before next cycle's VC allocation but what wakes it: if
+        // the new head could not be granted a VC then, the router stays blocked, now waiting for it too.
+        int need = 0, my_wake = std::numeric_limits<int>::max();
+        uint64_t mine = 0;
+        if (open_vcs(node, in, need, my_wake, mine) != 0) {
+          vc_blocked_[static_cast<size_t>(node)] = 0;
+          closed_[static_cast<size_t>(base + i)] = Closed{};
+        } else {
+          closed_[static_cast<size_t>(base + i)] = Closed{mine, my_wake};
+          vc_waits_[static_cast<size_t>(node)] |= mine;
+          vc_wake_[static_cast<size_t>(node)] = std::min(vc_wake_[static_cast<size_t>(node)], my_wake);
+        }
+      } else {
+        closed_[static_cast<size_t>(base + i)] = Closed{};
+      }
     }
   }
 }
@@ -453,8 +500,41 @@ void PacketNetwork::choose_adaptive(int node, InputVc& in, int flits) const {
   }
 }
 
-void PacketNetwork::freed(int node, int out_port) {
-  if (vc_wait_ports_[static_cast<size_t>(node)] & bit(out_port)) vc_blocked_[static_cast<size_t>(node)] = 0;
+void PacketNetwork::freed(int node, int out_port, int out_vc) {
+  // Under cut-through a waiter needs room for its whole packet too: a VC freed with less waits for its
+  // credits, whose arrival wakes the router then.
+  changed_[static_cast<size_t>(node)] |= wait_bit(out_port, out_vc);
+  const int room = config_.switching == Switching::CutThrough ? vc_wake_[static_cast<size_t>(node)] : 0;
+  if ((vc_waits_[static_cast<size_t>(node)] & wait_bit(out_port, out_vc)) &&
+      outputs_[static_cast<size_t>(node * vcs_per_router_ + out_port * config_.vcs + out_vc)].credits >= room)
+    vc_blocked_[static_cast<size_t>(node)] = 0;
+}
+
+uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& need, int& wake, uint64_t& waits) const {
+  const int vcs = config_.vcs;
+  const bool cut_through = config_.switching == Switching::CutThrough;
+  int flits = 0;
+  if (cut_through || in.productive) {
+    flits = in.flits;
+    wake = std::min(wake, flits);
+  }
+  if (in.productive) choose_adaptive(node, in, flits);
+  if (fine_waits_) {
+    waits |= bits_between(in.escape_begin, in.escape_end) << (in.escape_port * vcs);
+    for (unsigned p = in.productive; p != 0; p &= p - 1) waits |= bit(__builtin_ctz(p) * vcs + config_.adaptive_vc());
+  } else {
+    waits |= in.productive | bit(in.escape_port);
+  }
+  need = cut_through ? flits : 0;  // wormhole: a free output VC, whatever its credits
+  uint64_t open =
+      free_mask_[static_cast<size_t>(node * kRouterPorts + in.out_port)] & bits_between(in.vc_begin, in.vc_end);
+  if (need > 0)
+    for (uint64_t f = open; f != 0; f &= f - 1) {
+      const int vc = __builtin_ctzll(f);
+      if (outputs_[static_cast<size_t>(node * vcs_per_router_ + in.out_port * vcs + vc)].credits < need)
+        open &= ~bit(vc);
+    }
+  return open;
 }
 
 void PacketNetwork::vc_stage(int node) {
@@ -468,32 +548,34 @@ void PacketNetwork::vc_stage(int node) {
   int count = 0;
   bool later = false;                          // a routed VC not yet ready
   int wake = std::numeric_limits<int>::max();  // the fewest credits a waiter needs of a free VC
-  uint64_t wait_ports = 0;                     // the output ports the waiters look at
-  const bool cut_through = config_.switching == Switching::CutThrough;
+  uint64_t waits = 0;                          // the output VCs the waiters look at (wait_bit)
+  // Output VCs freed or gaining credits while free since the last call: a VC that could be granted
+  // none then, and waits on none of these, still cannot.
+  const uint64_t changed = changed_[static_cast<size_t>(node)];
+  changed_[static_cast<size_t>(node)] = 0;
   for (int port = 0; port < kRouterPorts; ++port)
     for (uint64_t m = routed_mask_[static_cast<size_t>(pbase + port)]; m != 0; m &= m - 1) {
       const int i = port * vcs + __builtin_ctzll(m);
+      // One that sees no output VC of its own free, with room for its whole packet under cut-through,
+      // can be granted none: leaving it out changes nothing. (Looked at before the VC itself: most
+      // routed VCs of a congested router wait, and their state is then not needed.)
+      Closed& closed = closed_[static_cast<size_t>(base + i)];
+      if (closed.waits != 0 && (closed.waits & changed) == 0) {
+        waits |= closed.waits;
+        wake = std::min(wake, closed.wake);
+        continue;
+      }
       InputVc& in = inputs_[static_cast<size_t>(base + i)];
       if (in.ready > now_) {
         later = true;
         continue;
       }
-      int flits = 0;
-      if (cut_through || in.productive) {
-        flits = in.flits;
-        wake = std::min(wake, flits);
-      }
-      if (in.productive) choose_adaptive(node, in, flits);
-      wait_ports |= in.productive | bit(in.escape_port);
-      // One that sees no output VC of its own free, with room for its whole packet under cut-through,
-      // can be granted none: leaving it out changes nothing.
-      const int need = cut_through ? flits : 0;  // wormhole: a free output VC, whatever its credits
-      uint64_t open = free_mask_[static_cast<size_t>(pbase + in.out_port)] & bits_between(in.vc_begin, in.vc_end);
-      if (need > 0)
-        for (uint64_t f = open; f != 0; f &= f - 1) {
-          const int vc = __builtin_ctzll(f);
-          if (outputs_[static_cast<size_t>(base + in.out_port * vcs + vc)].credits < need) open &= ~bit(vc);
-        }
+      int need = 0, my_wake = std::numeric_limits<int>::max();
+      uint64_t mine = 0;
+      const uint64_t open = open_vcs(node, in, need, my_wake, mine);
+      waits |= mine;
+      wake = std::min(wake, my_wake);
+      closed = open == 0 ? Closed{mine, my_wake} : Closed{};
       if (open == 0) continue;
       needs[count] = need;
       requesters[count++] = i;
@@ -503,7 +585,7 @@ void PacketNetwork::vc_stage(int node) {
     // a credit (an adaptive choice follows the same: owners and credits of free VCs), which wakes it.
     vc_blocked_[static_cast<size_t>(node)] = !later;
     vc_wake_[static_cast<size_t>(node)] = wake;
-    vc_wait_ports_[static_cast<size_t>(node)] = static_cast<uint8_t>(wait_ports);
+    vc_waits_[static_cast<size_t>(node)] = waits;
     return;
   }
   // Grant: each free output VC to the requester nearest after its round-robin pointer.
@@ -553,7 +635,7 @@ void PacketNetwork::vc_stage(int node) {
     // them (a grant only takes a VC): blocked already, as the next cycle's call would find.
     vc_blocked_[static_cast<size_t>(node)] = !later;
     vc_wake_[static_cast<size_t>(node)] = wake;
-    vc_wait_ports_[static_cast<size_t>(node)] = static_cast<uint8_t>(wait_ports);
+    vc_waits_[static_cast<size_t>(node)] = waits;
   }
 }
 
@@ -652,7 +734,7 @@ void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
   if (f.tail) {  // the VC takes its next packet from the next cycle on (route, VC, switch: 3 cycles a packet)
     out.owner = -1;
     free_mask_[static_cast<size_t>(node * kRouterPorts + out_port)] |= bit(out_vc);
-    freed(node, out_port);
+    freed(node, out_port, out_vc);
     in.state = VcState::Idle;
     in.out_vc = -1;
     in.ready = now_ + 1;
@@ -722,7 +804,7 @@ void PacketNetwork::release(int node, int in_port, int in_vc) {
   InputVc& in = inputs_[static_cast<size_t>(base + in_port * vcs + in_vc)];
   outputs_[static_cast<size_t>(base + in.out_port * vcs + in.out_vc)].owner = -1;
   free_mask_[static_cast<size_t>(node * kRouterPorts + in.out_port)] |= bit(in.out_vc);
-  freed(node, in.out_port);
+  freed(node, in.out_port, in.out_vc);
   in.state = VcState::Idle;
   in.out_vc = -1;
   in.ready = now_;

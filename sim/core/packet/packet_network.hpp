@@ -30,6 +30,7 @@
 // c + 1 + 2T + (hops + 1) P + hops W; each further flit of the packet one cycle later.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -179,7 +180,14 @@ class PacketNetwork {
   // The stages of a router's visit; step() calls each only when it has something to do.
   void route_stage(int node);
   void vc_stage(int node);
-  void freed(int node, int out_port);  // an output VC of out_port is free again: wakes VC allocation if it waits on it
+  // The output VCs routed input VC `in` could be granted now (under adaptive routing, after this cycle's
+  // choice); sets `need`, the credits its packet needs of one, and adds to `wake` and `waits` what it
+  // waits for (vc_wake_, vc_waits_).
+  uint64_t open_vcs(int node, InputVc& in, int& need, int& wake, uint64_t& waits) const;
+  // Output VC (out_port, out_vc) is free again: wakes VC allocation if it waits on it.
+  void freed(int node, int out_port, int out_vc);
+  // A router's waits_ bit for an output VC: one per VC where a router has at most 64, else one per port.
+  uint64_t wait_bit(int port, int vc) const { return uint64_t{1} << (fine_waits_ ? port * config_.vcs + vc : port); }
   // Adaptive routing: points `in` at this cycle's request, the best adaptive VC or its escape VCs.
   void choose_adaptive(int node, InputVc& in, int flits) const;
   void switch_stage(int node);
@@ -227,15 +235,29 @@ class PacketNetwork {
   // Per router, while VC-blocked: the fewest credits a waiting packet needs of a free output VC (cut-
   // through, or an adaptive choice); a free VC reaching it unblocks the router. INT_MAX: none needs any.
   std::vector<int> vc_wake_;
-  // Per router, while VC-blocked: bit o, the waiters look at output port o (their escape port and, under
-  // adaptive routing, every productive one). Only a change there (a VC freed, a free VC's credits) can
-  // unblock the router.
-  std::vector<uint8_t> vc_wait_ports_;
+  // Per router, while VC-blocked: the output VCs its waiters look at (wait_bit: their escape VCs and,
+  // under adaptive routing, the adaptive VC of every productive port). Only a change there (a VC freed, a
+  // free VC's credits) can unblock the router.
+  std::vector<uint64_t> vc_waits_;
+  // Per router: the output VCs (wait_bit) freed, or gaining credits while free, since its last VC
+  // allocation. Per input VC: what it waited for when it last found no output VC it could be granted
+  // (0: it found one, or has not looked); VC allocation passes it over while none of that has changed.
+  std::vector<uint64_t> changed_;
+  struct Closed {
+    uint64_t waits = 0;                          // wait_bit of what it waits for
+    int wake = std::numeric_limits<int>::max();  // the credits it needs of a free VC (vc_wake_)
+  };
+  std::vector<Closed> closed_;
+  bool fine_waits_ = true;
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   std::vector<char> router_listed_;
   std::vector<int> active_routers_;
   std::vector<Source> sources_;
   std::vector<int> active_sources_;
+  // Per node: the first cycle its inject() may do anything (kNever: not until a credit or a message
+  // comes), so step() passes over the sources that wait (paced, out of credits, a packet still leaving).
+  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+  std::vector<uint64_t> source_wait_;
   SlotPool<Packet> packets_;
   SlotPool<Message> messages_;
   std::vector<Pacer> pacers_;
