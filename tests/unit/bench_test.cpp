@@ -54,7 +54,7 @@ TEST(TransfersCsv, RoundTripsAndNamesABadLine) {
 
 TEST(BenchSuite, LoadsTheRepositorySuite) {
   const auto s = io::load_bench_suite(std::string(T3SIM_SOURCE_DIR) + "/bench/suite.yaml");
-  ASSERT_EQ(s.cases.size(), 19u);
+  ASSERT_EQ(s.cases.size(), 21u);
   EXPECT_EQ(s.cases[0].pes, 512);
   EXPECT_EQ(s.cases[4].name, "ti-a2a-128");
   EXPECT_TRUE(s.cases[4].workload.empty());
@@ -69,7 +69,8 @@ TEST(BenchSuite, LoadsTheRepositorySuite) {
   EXPECT_EQ(chaotic, (std::vector<std::string>{"a2a-512-w1", "a2a-512-w4", "ti-a2a-128", "a2a-532-w1", "ti-a2a-532",
                                                "a2a-128-dor"}));
   EXPECT_EQ(long_running, (std::vector<std::string>{"a2a-532-w1", "ti-a2a-532", "a2a-532-adaptive",
-                                                    "a2a-532-adaptive-0", "a2a-128-packet", "a2a-532-packet"}));
+                                                    "a2a-532-adaptive-0", "a2a-128-packet", "a2a-532-packet",
+                                                    "a2a-128-packet-held", "a2a-532-packet-held"}));
   EXPECT_EQ(s.cases[6].pes, 532);
   EXPECT_NE(s.cases[6].machine.find("t3e-900-mcurie.yaml"), std::string::npos);
   EXPECT_EQ(s.cases[6].variables.at("window"), "1");
