@@ -63,6 +63,10 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"switch_hold_under_wormhole",
                       "switch_hold_under_wormhole.yaml:16:16: network.switch_hold: packet needs network.switching: "
                       "cut_through \\(a held wormhole packet can stall mid-way\\) \\(got 'packet'\\)"},
+        RejectionCase{
+            "switching_wormhole_under_held_base",
+            "switching_wormhole_under_held_base.yaml:6:14: network.switching: must be cut_through under "
+            "network.switch_hold: packet \\(a held wormhole packet can stall mid-way\\) \\(got 'wormhole'\\)"},
         RejectionCase{"dateline_unknown",
                       "dateline_unknown.yaml:16:13: network.dateline: must be fixed, balanced, cray or none \\(got "
                       "'none_at_all'\\)"},

@@ -722,8 +722,8 @@ void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
              routing_.neighbor(node, in_port ^ 1), in_port, in_vc);
   const int out_vc = in.out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)];
-  --out.credits;
-  if (config_.hold_switch) {  // a head takes both ports until its tail has crossed
+  if (out_port != kTerminalPort) --out.credits;  // (a node always sinks: its ejection VCs never run short)
+  if (config_.hold_switch) {                     // a head takes both ports until its tail has crossed
     const size_t in_at = static_cast<size_t>(node * kRouterPorts + in_port);
     const size_t out_at = static_cast<size_t>(node * kRouterPorts + out_port);
     if (f.tail)
@@ -780,7 +780,7 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
     schedule(tail + 1 + static_cast<uint64_t>(config_.wire_cycles), EventKind::Credit,
              routing_.neighbor(node, in_port ^ 1), in_port, in_vc, credits);
   const int out_vc = in.out_vc;
-  outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)].credits -= f.flits;
+  if (out_port != kTerminalPort) outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)].credits -= f.flits;
   in.state = VcState::Draining;
   set_asking(node, in_port, in_vc, false);
   in_free_[static_cast<size_t>(node * kRouterPorts + in_port)] = tail + 1;

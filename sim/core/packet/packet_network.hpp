@@ -20,8 +20,12 @@
 // hold_switch a grant holds both ports until the tail has crossed (BookSim's hold_switch_for_packet);
 // with it under cut-through (whole_packet_events) a buffer entry is a whole packet, which crosses a
 // router in one send_packet, holds the ports and its output VC until a Release event at its tail's
-// cycle, and returns its credits upstream at the tail's: the flit-by-flit cycles wherever a free VC's
-// room matters only when whole (every packet filling the buffer), up to a packet's flits late elsewhere.
+// cycle, and returns its credits upstream at the tail's. Against the flit-by-flit run of the same router:
+// the same cycles where a free VC's room matters only when whole (every packet filling the buffer) and
+// nothing is drawn while routing (the routers are visited in another order, and BookSim's balanced
+// rules draw from one coin in that order), up to a packet's flits late elsewhere. Deliveries of one
+// cycle may also come out in another order, so a program reacting to them (the interpreter) may not
+// keep the flit-by-flit run's cycles either.
 // Everything is deterministic: the same inputs and seed give the same cycles.
 //
 // Zero load (an idle router, `P` pipeline cycles, wires of `W` cycles, terminals of `T`): a head flit

@@ -326,10 +326,17 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
     if (net.has("switch_hold")) {
       m.network.switch_hold = read_enum_key<core::SwitchHold>(net, "switch_hold");
       sourced.push_back("network.switch_hold");
-      if (m.network.switch_hold == core::SwitchHold::Packet && m.network.switching != core::Switching::CutThrough)
+    }
+    // Either key may come from a base: named at the one this file gives.
+    if (m.network.switch_hold == core::SwitchHold::Packet && m.network.switching != core::Switching::CutThrough) {
+      if (net.has("switch_hold"))
         throw InputError(pos_of(path, net.node()["switch_hold"]), net.child_path("switch_hold"),
                          "packet needs network.switching: cut_through (a held wormhole packet can stall mid-way)",
                          "'packet'");
+      throw InputError(pos_of(path, net.node()["switching"]), net.child_path("switching"),
+                       "must be cut_through under network.switch_hold: packet (a held wormhole packet can stall "
+                       "mid-way)",
+                       "'" + std::string(core::enum_name(m.network.switching)) + "'");
     }
     if (net.has("dateline"))
       m.network.dateline = read_enum_key<core::Dateline>(net, "dateline"), sourced.push_back("network.dateline");
