@@ -10,6 +10,7 @@
 #include "sim/analysis/traffic_report.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/uncertainty_run.hpp"
+#include "sim/core/machine/enum_params.hpp"
 #include "sim/core/machine/param_ranges.hpp"
 #include "sim/core/program/swap_pattern.hpp"
 #include "sim/core/program/traffic_pattern.hpp"
@@ -34,16 +35,30 @@ void write_making_folder(const std::string& path, const std::string& text) {
   io::write_file_atomically(path, text);
 }
 
+// The paths --param takes: the quantities and the named values.
+std::vector<std::string> all_param_paths(const core::MachineSpec& m) {
+  std::vector<std::string> paths = core::param_paths(m);
+  for (const auto& p : core::enum_param_paths()) paths.push_back(p);
+  return paths;
+}
+
 }  // namespace
 
 // Applies --param PATH=VALUE overrides: the value in the parameter's units, range-checked as in a file.
 void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
   for (const auto& [path, text] : a.params) {
+    if (core::is_enum_param(path)) {  // a named value (network.switch_hold=packet)
+      if (!core::set_enum_param(m, path, text))
+        throw io::InputError({"--param", 0, 0}, path, "must be " + core::enum_param_choices(path), "'" + text + "'");
+      m.provenance.erase(path);
+      m.set_by[path] = "--param";
+      continue;
+    }
     const auto q = core::param_quantity(path);
     const bool known = q && core::param_value(m, path).has_value();
     if (!known)
       throw io::InputError({"--param", 0, 0}, path,
-                           "names no parameter of " + a.machine + core::did_you_mean(path, core::param_paths(m)),
+                           "names no parameter of " + a.machine + core::did_you_mean(path, all_param_paths(m)),
                            "'" + text + "'");
     std::string why;
     const auto v = core::parse_quantity(text, *q, &why);
@@ -58,6 +73,8 @@ void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
   if (const auto wrong = m.inconsistency(); wrong && !a.params.empty())
     throw io::InputError({"--param", 0, 0}, wrong->first, wrong->second,
                          fmt::format("{:g}", *core::param_value(m, wrong->first)));
+  if (const auto wrong = core::enum_param_inconsistency(m); wrong && !a.params.empty())
+    throw io::InputError({"--param", 0, 0}, wrong->first, wrong->second);
   if (!a.routing.empty()) {
     const auto kind = core::enum_value<core::RoutingKind>(a.routing);
     if (!kind)

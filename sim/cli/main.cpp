@@ -182,7 +182,8 @@ int main(int argc, char** argv) {
     cmd->add_option("--set", text.sets, "override a workload variable: NAME=VALUE (repeatable)");
     cmd->add_option("--param", text.params,
                     "override a machine parameter: PATH=VALUE with its unit, e.g. network.router_delay=30ns or "
-                    "software.profiles.shmem.put_bandwidth=300MB/s (repeatable)");
+                    "software.profiles.shmem.put_bandwidth=300MB/s, or one of a named value's names, e.g. "
+                    "network.switch_hold=packet (repeatable)");
     cmd->add_option("--routing", run.routing,
                     "route by this instead of the machine's torus.routing: " +
                         t3sim::core::enum_names_text<t3sim::core::RoutingKind>(" | "));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/core/machine/enum_params.hpp"
 #include "sim/core/machine/param_ranges.hpp"
 #include "sim/core/support/units.hpp"
 #include "sim/io/files/input_error.hpp"
@@ -79,6 +80,15 @@ RunSettings read_run_settings(const YAML::Node& node, const std::string& file, c
     if (!n->IsMap()) throw InputError(pos_of(file, *n), at, "must be a mapping of PARAMETER: VALUE");
     for (const auto& kv : *n) {
       const std::string key = kv.first.Scalar();
+      if (core::is_enum_param(key)) {  // a named value: one of its names
+        const std::string text = scalar_text(kv.second, file, at + "." + key);
+        core::MachineSpec probe;
+        if (!core::set_enum_param(probe, key, text))
+          throw InputError(pos_of(file, kv.second), at + "." + key, "must be " + core::enum_param_choices(key),
+                           "'" + text + "'");
+        s.params[key] = text;
+        continue;
+      }
       const auto q = core::param_quantity(key);
       if (!q)
         throw InputError(pos_of(file, kv.first), at + "." + key,
