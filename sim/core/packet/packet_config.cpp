@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "sim/core/machine/enum_params.hpp"
 #include "sim/core/support/model_error.hpp"
 
 namespace t3sim::core {
@@ -44,10 +45,7 @@ PacketConfig packet_config(const MachineSpec& machine) {
   c.tie_rule = machine.tie_rule;
   c.dateline = n.dateline;
   c.switching = n.switching;
-  if (n.switch_hold == SwitchHold::Packet && n.switching != Switching::CutThrough)
-    throw ModelError(
-        "network.switch_hold: packet needs network.switching: cut_through (a held wormhole packet can stall "
-        "mid-way)");
+  if (const auto wrong = enum_param_inconsistency(machine)) throw ModelError(wrong->first + ": " + wrong->second);
   c.hold_switch = n.switch_hold == SwitchHold::Packet;
   c.whole_packet_events = c.hold_switch;
   c.flit_bytes = static_cast<int>(n.flit_bytes);

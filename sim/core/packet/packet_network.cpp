@@ -583,9 +583,7 @@ void PacketNetwork::vc_stage(int node) {
   if (count == 0) {
     // Nothing can change for these VCs until one is routed, an output VC is freed or a free one gains
     // a credit (an adaptive choice follows the same: owners and credits of free VCs), which wakes it.
-    vc_blocked_[static_cast<size_t>(node)] = !later;
-    vc_wake_[static_cast<size_t>(node)] = wake;
-    vc_waits_[static_cast<size_t>(node)] = waits;
+    block_vc_allocation(node, later, wake, waits);
     return;
   }
   // Grant: each free output VC to the requester nearest after its round-robin pointer.
@@ -633,10 +631,14 @@ void PacketNetwork::vc_stage(int node) {
   if (accepted == count) {
     // Every VC that could be granted one was; the rest could not before these grants and cannot after
     // them (a grant only takes a VC): blocked already, as the next cycle's call would find.
-    vc_blocked_[static_cast<size_t>(node)] = !later;
-    vc_wake_[static_cast<size_t>(node)] = wake;
-    vc_waits_[static_cast<size_t>(node)] = waits;
+    block_vc_allocation(node, later, wake, waits);
   }
+}
+
+void PacketNetwork::block_vc_allocation(int node, bool later, int wake, uint64_t waits) {
+  vc_blocked_[static_cast<size_t>(node)] = !later;  // a VC routed but not yet ready will ask next cycle
+  vc_wake_[static_cast<size_t>(node)] = wake;
+  vc_waits_[static_cast<size_t>(node)] = waits;
 }
 
 void PacketNetwork::switch_stage(int node) {

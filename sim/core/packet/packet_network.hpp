@@ -190,6 +190,8 @@ class PacketNetwork {
   uint64_t open_vcs(int node, InputVc& in, int& need, int& wake, uint64_t& waits) const;
   // Output VC (out_port, out_vc) is free again: wakes VC allocation if it waits on it.
   void freed(int node, int out_port, int out_vc);
+  // No routed VC can be granted one until what it waits for changes (unless one routed `later` asks).
+  void block_vc_allocation(int node, bool later, int wake, uint64_t waits);
   // A router's waits_ bit for an output VC: one per VC where a router has at most 64, else one per port.
   uint64_t wait_bit(int port, int vc) const { return uint64_t{1} << (fine_waits_ ? port * config_.vcs + vc : port); }
   // Adaptive routing: points `in` at this cycle's request, the best adaptive VC or its escape VCs.

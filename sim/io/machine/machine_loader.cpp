@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 
+#include "sim/core/machine/enum_params.hpp"
 #include "sim/core/machine/machine_params.hpp"
 #include "sim/core/topology/failed_links.hpp"
 #include "sim/io/yaml/yaml_map.hpp"
@@ -328,11 +329,9 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
       sourced.push_back("network.switch_hold");
     }
     // Either key may come from a base: named at the one this file gives.
-    if (m.network.switch_hold == core::SwitchHold::Packet && m.network.switching != core::Switching::CutThrough) {
+    if (const auto wrong = core::enum_param_inconsistency(m)) {
       if (net.has("switch_hold"))
-        throw InputError(pos_of(path, net.node()["switch_hold"]), net.child_path("switch_hold"),
-                         "packet needs network.switching: cut_through (a held wormhole packet can stall mid-way)",
-                         "'packet'");
+        throw InputError(pos_of(path, net.node()["switch_hold"]), wrong->first, wrong->second, "'packet'");
       throw InputError(pos_of(path, net.node()["switching"]), net.child_path("switching"),
                        "must be cut_through under network.switch_hold: packet (a held wormhole packet can stall "
                        "mid-way)",
