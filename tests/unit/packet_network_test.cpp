@@ -244,6 +244,28 @@ TEST(PacketNetwork, NoDeadlockOnPermutationsAndAllToAllOverRingsOfTwoToSeventeen
       }
 }
 
+// VC allocation keeps an index of the waiting VCs for a router of at most 64 (every shipped machine);
+// a wider router scans them all instead. That path too must deliver everything, with and without the
+// adaptive VC, under both switchings.
+TEST(PacketNetwork, RoutersOfMoreThanSixtyFourVirtualChannelsDeliverEverything) {
+  for (const Coord dims : {Coord{5, 5, 5}, Coord{2, 6, 7}})
+    for (Switching switching : {Switching::Wormhole, Switching::CutThrough})
+      for (bool adaptive : {false, true}) {
+        PacketConfig t = t3e_like(dims, HopOrder::Direction, adaptive);
+        t.switching = switching;
+        t.vcs = adaptive ? 13 : 12;  // 7 ports x 12: 84 VCs a router
+        t.vc_buffer_flits = switching == Switching::Wormhole ? 4 : 10;
+        SCOPED_TRACE(std::to_string(dims[2]) + (adaptive ? " adaptive" : "") +
+                     (switching == Switching::Wormhole ? " wormhole" : " cut-through"));
+        const int n = t.nodes();
+        std::vector<std::pair<int, int>> all;
+        for (int a = 0; a < n; ++a)
+          for (int b = 0; b < n; b += 3)
+            if (a != b) all.emplace_back(a, b);
+        expect_everything_delivered(t, all, 64.0 * 4);
+      }
+}
+
 }  // namespace
 }  // namespace t3sim::core
 

@@ -230,7 +230,7 @@ int AdaptiveSplits::refill(FlowSolver& solver, const std::function<void(EntryId)
       Route* onto = nullptr;
       if (room && s.src_node != s.dst_node) {
         route_.clear();
-        paths_.widest_route(s.src_node, s.dst_node, left, route_);
+        paths_.widest_route(s.src_node, s.dst_node, residual_.data() + link_offset_, route_);
         double w = width(route_);
         auto same = std::find_if(f.routes.begin(), f.routes.end(), [&](const Route& r) { return r.links == route_; });
         if (same == f.routes.end() && static_cast<int>(f.routes.size()) >= kFillRoutes) {

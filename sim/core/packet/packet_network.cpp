@@ -56,6 +56,12 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   changed_.assign(static_cast<size_t>(n), 0);
   closed_.assign(inputs_.size(), Closed{});
   fine_waits_ = vcs_per_router_ <= 64;
+  if (fine_waits_) {
+    closed_local_.assign(static_cast<size_t>(n), 0);
+    waited_.assign(static_cast<size_t>(n), 0);
+    closed_wake_.assign(static_cast<size_t>(n), std::numeric_limits<int>::max());
+    waiters_.assign(inputs_.size(), 0);
+  }
   free_mask_.assign(static_cast<size_t>(n * kRouterPorts), v == 64 ? ~uint64_t{0} : bit(v) - 1);
   router_listed_.assign(static_cast<size_t>(n), 0);
   sources_.resize(static_cast<size_t>(n));
@@ -465,14 +471,14 @@ void PacketNetwork::route_stage(int node) {
         uint64_t mine = 0;
         if (open_vcs(node, in, need, my_wake, mine) != 0) {
           vc_blocked_[static_cast<size_t>(node)] = 0;
-          closed_[static_cast<size_t>(base + i)] = Closed{};
+          set_closed(node, i, 0, my_wake);
         } else {
-          closed_[static_cast<size_t>(base + i)] = Closed{mine, my_wake};
+          set_closed(node, i, mine, my_wake);
           vc_waits_[static_cast<size_t>(node)] |= mine;
           vc_wake_[static_cast<size_t>(node)] = std::min(vc_wake_[static_cast<size_t>(node)], my_wake);
         }
       } else {
-        closed_[static_cast<size_t>(base + i)] = Closed{};
+        set_closed(node, i, 0, 0);
       }
     }
   }
@@ -537,18 +543,80 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& need, int& wake, ui
   return open;
 }
 
-void PacketNetwork::vc_stage(int node) {
+int PacketNetwork::vc_requests_indexed(int node, int* requesters, int* needs, bool& later) {
+  const int base = node * vcs_per_router_;
+  const int vcs = config_.vcs;
+  // Output VCs freed or gaining credits while free since the last call: a closed VC waiting on none of
+  // them still cannot be granted one, and is not looked at (nor is its state read).
+  const uint64_t changed = changed_[static_cast<size_t>(node)];
+  changed_[static_cast<size_t>(node)] = 0;
+  const uint64_t* waiters = &waiters_[static_cast<size_t>(base)];
+  uint64_t reopened = 0;
+  for (uint64_t c = changed & waited_[static_cast<size_t>(node)]; c != 0; c &= c - 1)
+    reopened |= waiters[__builtin_ctzll(c)];
+  uint64_t routed = 0;
+  for (int port = 0; port < kRouterPorts; ++port)
+    routed |= routed_mask_[static_cast<size_t>(node * kRouterPorts + port)] << (port * vcs);
+  int count = 0;
+  for (uint64_t m = routed & ~(closed_local_[static_cast<size_t>(node)] & ~reopened); m != 0; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    InputVc& in = inputs_[static_cast<size_t>(base + i)];
+    if (in.ready > now_) {
+      later = true;
+      continue;
+    }
+    int need = 0, wake = std::numeric_limits<int>::max();
+    uint64_t waits = 0;
+    if (open_vcs(node, in, need, wake, waits) == 0) {
+      close_vc(node, i, waits, wake);
+      continue;
+    }
+    reopen_vc(node, i);
+    needs[count] = need;
+    requesters[count++] = i;
+  }
+  return count;
+}
+
+void PacketNetwork::set_closed(int node, int local, uint64_t waits, int wake) {
+  if (fine_waits_)
+    close_vc(node, local, waits, wake);
+  else
+    closed_[static_cast<size_t>(node * vcs_per_router_ + local)] = waits != 0 ? Closed{waits, wake} : Closed{};
+}
+
+void PacketNetwork::close_vc(int node, int local, uint64_t waits, int wake) {
+  reopen_vc(node, local);
+  if (waits == 0) return;  // (waits for nothing: looked at every time)
+  closed_[static_cast<size_t>(node * vcs_per_router_ + local)] = Closed{waits, wake};
+  closed_local_[static_cast<size_t>(node)] |= bit(local);
+  uint64_t* waiters = &waiters_[static_cast<size_t>(node * vcs_per_router_)];
+  for (uint64_t w = waits; w != 0; w &= w - 1) waiters[__builtin_ctzll(w)] |= bit(local);
+  waited_[static_cast<size_t>(node)] |= waits;
+  closed_wake_[static_cast<size_t>(node)] = std::min(closed_wake_[static_cast<size_t>(node)], wake);
+}
+
+void PacketNetwork::reopen_vc(int node, int local) {
+  uint64_t& closed = closed_local_[static_cast<size_t>(node)];
+  if (!(closed & bit(local))) return;
+  closed &= ~bit(local);
+  Closed& c = closed_[static_cast<size_t>(node * vcs_per_router_ + local)];
+  uint64_t* waiters = &waiters_[static_cast<size_t>(node * vcs_per_router_)];
+  for (uint64_t w = c.waits; w != 0; w &= w - 1) {
+    const int b = __builtin_ctzll(w);
+    if ((waiters[b] &= ~bit(local)) == 0) waited_[static_cast<size_t>(node)] &= ~bit(b);
+  }
+  c = Closed{};
+  // (The fewest credits a closed VC needs is kept as it was until none is closed: a lower figure only
+  // wakes the router for nothing.)
+  if (closed == 0) closed_wake_[static_cast<size_t>(node)] = std::numeric_limits<int>::max();
+}
+
+int PacketNetwork::vc_requests_scanned(int node, int* requesters, int* needs, bool& later, int& wake, uint64_t& waits) {
   const int base = node * vcs_per_router_;
   const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
-  const int n = vcs_per_router_;
-  // The input VCs asking for an output VC this cycle, in ascending order.
-  int requesters[kMaxRouterVcs];
-  int needs[kMaxRouterVcs];  // the credits a requester's packet needs of a free output VC
   int count = 0;
-  bool later = false;                          // a routed VC not yet ready
-  int wake = std::numeric_limits<int>::max();  // the fewest credits a waiter needs of a free VC
-  uint64_t waits = 0;                          // the output VCs the waiters look at (wait_bit)
   // Output VCs freed or gaining credits while free since the last call: a VC that could be granted
   // none then, and waits on none of these, still cannot.
   const uint64_t changed = changed_[static_cast<size_t>(node)];
@@ -580,6 +648,30 @@ void PacketNetwork::vc_stage(int node) {
       needs[count] = need;
       requesters[count++] = i;
     }
+  return count;
+}
+
+void PacketNetwork::vc_stage(int node) {
+  const int base = node * vcs_per_router_;
+  const int pbase = node * kRouterPorts;
+  const int vcs = config_.vcs;
+  const int n = vcs_per_router_;
+  // The input VCs asking for an output VC this cycle, in ascending order.
+  int requesters[kMaxRouterVcs];
+  int needs[kMaxRouterVcs];  // the credits a requester's packet needs of a free output VC
+  bool later = false;        // a routed VC not yet ready
+  // What the VCs that can be granted none wait for: the output VCs they look at (wait_bit) and the
+  // fewest credits one of them needs of a free VC.
+  int wake = std::numeric_limits<int>::max();
+  uint64_t waits = 0;
+  int count = 0;
+  if (fine_waits_) {
+    count = vc_requests_indexed(node, requesters, needs, later);
+    wake = closed_wake_[static_cast<size_t>(node)];
+    waits = waited_[static_cast<size_t>(node)];
+  } else {
+    count = vc_requests_scanned(node, requesters, needs, later, wake, waits);
+  }
   if (count == 0) {
     // Nothing can change for these VCs until one is routed, an output VC is freed or a free one gains
     // a credit (an adaptive choice follows the same: owners and credits of free VCs), which wakes it.

@@ -184,6 +184,17 @@ class PacketNetwork {
   // The stages of a router's visit; step() calls each only when it has something to do.
   void route_stage(int node);
   void vc_stage(int node);
+  // VC allocation's requests: the routed input VCs that could be granted an output VC now (local
+  // indices, ascending, with the credits each needs); `later` set if a routed VC is not yet ready.
+  // Indexed (a router of at most 64 VCs): only the routed VCs not closed, or closed on an output VC that
+  // changed, are looked at. Scanned: every routed VC's closed_ entry is; it adds the closed VCs' waits.
+  int vc_requests_indexed(int node, int* requesters, int* needs, bool& later);
+  int vc_requests_scanned(int node, int* requesters, int* needs, bool& later, int& wake, uint64_t& waits);
+  // Input VC `local` found no output VC it could be granted and waits for `waits` (wait_bit), needing
+  // `wake` credits of a free one (waits 0: not closed). close_vc and reopen_vc keep the index.
+  void set_closed(int node, int local, uint64_t waits, int wake);
+  void close_vc(int node, int local, uint64_t waits, int wake);
+  void reopen_vc(int node, int local);
   // The output VCs routed input VC `in` could be granted now (under adaptive routing, after this cycle's
   // choice); sets `need`, the credits its packet needs of one, and adds to `wake` and `waits` what it
   // waits for (vc_wake_, vc_waits_).
@@ -254,6 +265,11 @@ class PacketNetwork {
     int wake = std::numeric_limits<int>::max();  // the credits it needs of a free VC (vc_wake_)
   };
   std::vector<Closed> closed_;
+  // The index of closed VCs (fine_waits_ only), per router: the closed input VCs (bit: local index),
+  // per output VC (wait_bit) the closed input VCs that wait on it, the output VCs some closed VC waits
+  // on, and the fewest credits a closed VC needs of a free one (kept low until none is closed).
+  std::vector<uint64_t> closed_local_, waiters_, waited_;
+  std::vector<int> closed_wake_;
   bool fine_waits_ = true;
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   std::vector<char> router_listed_;

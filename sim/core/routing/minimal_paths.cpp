@@ -141,9 +141,8 @@ bool MinimalPaths::split_minimal(int src, int dst, std::vector<LinkId>& links, s
   return true;
 }
 
-int MinimalPaths::widest_route(int src, int dst, const std::function<double(LinkId)>& score,
-                               std::vector<LinkId>& route) const {
-  if (src == dst) return 0;
+template <class Score>
+int MinimalPaths::widest_minimal(int src, int dst, const Score& score, std::vector<LinkId>& route) const {
   const Coord a = torus_.coord(src), b = torus_.coord(dst);
   Coord dist{};
   std::vector<Direction> choices[3];
@@ -190,8 +189,21 @@ int MinimalPaths::widest_route(int src, int dst, const std::function<double(Link
         }
         std::reverse(route.begin() + static_cast<long>(start), route.end());
       }
-  if (widest >= 0) return static_cast<int>(route.size() - start);
-  return widest_detour(src, dst, score, route);
+  return widest >= 0 ? static_cast<int>(route.size() - start) : -1;
+}
+
+int MinimalPaths::widest_route(int src, int dst, const std::function<double(LinkId)>& score,
+                               std::vector<LinkId>& route) const {
+  if (src == dst) return 0;
+  const int hops = widest_minimal(src, dst, score, route);
+  return hops >= 0 ? hops : widest_detour(src, dst, score, route);
+}
+
+int MinimalPaths::widest_route(int src, int dst, const double* score, std::vector<LinkId>& route) const {
+  if (src == dst) return 0;
+  const auto lookup = [score](LinkId l) { return score[l]; };
+  const int hops = widest_minimal(src, dst, lookup, route);
+  return hops >= 0 ? hops : widest_detour(src, dst, lookup, route);
 }
 
 void MinimalPaths::search(int start, bool forward, std::vector<int>& level, std::vector<double>& sigma) const {

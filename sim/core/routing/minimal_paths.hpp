@@ -36,6 +36,9 @@ class MinimalPaths {
   // and between the two ways round a ring at distance k/2 to +. Returns the hop count; -1 (nothing appended) when
   // failures cut dst off.
   int widest_route(int src, int dst, const std::function<double(LinkId)>& score, std::vector<LinkId>& route) const;
+  // The same with the scores given by link id (score[link]): no call per link, for the many searches of
+  // adaptive routing's refill.
+  int widest_route(int src, int dst, const double* score, std::vector<LinkId>& route) const;
   bool failed(LinkId l) const { return !failed_.empty() && failed_[static_cast<size_t>(l)]; }
 
  private:
@@ -59,6 +62,9 @@ class MinimalPaths {
   // Ring distances from a to b and the ways round each ring that are shortest (both at k/2).
   void directions(const Coord& a, const Coord& b, Coord& dist, std::vector<Direction> (&choices)[3]) const;
   void build_lattice(const Coord& a, const Coord& dist, const Direction (&dir)[3], Lattice& lat) const;
+  // widest_route over the minimal routes (src != dst); -1 (nothing appended) when failures block them all.
+  template <class Score>
+  int widest_minimal(int src, int dst, const Score& score, std::vector<LinkId>& route) const;
   // Breadth-first levels and shortest-route counts from start over working links (backward: against
   // their direction).
   void search(int start, bool forward, std::vector<int>& level, std::vector<double>& sigma) const;
