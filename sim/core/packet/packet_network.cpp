@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "sim/core/support/model_error.hpp"
@@ -55,6 +56,7 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   vc_waits_.assign(static_cast<size_t>(n), 0);
   changed_.assign(static_cast<size_t>(n), 0);
   closed_.assign(inputs_.size(), Closed{});
+  active_out_.assign(inputs_.size(), 0);
   fine_waits_ = vcs_per_router_ <= 64;
   if (fine_waits_) {
     closed_local_.assign(static_cast<size_t>(n), 0);
@@ -240,6 +242,10 @@ void PacketNetwork::step() {
   for (size_t i = 0; i < active_routers_.size(); ++i) {
     const int node = active_routers_[i];
     acted_ = false;
+    if (granted_any_) {
+      std::fill(std::begin(granted_now_), std::end(granted_now_), 0);
+      granted_any_ = false;
+    }
     // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
     if (unallocated_[static_cast<size_t>(node)] != 0 && !vc_blocked_[static_cast<size_t>(node)]) vc_stage(node);
     if (asking_ports_[static_cast<size_t>(node)] != 0) switch_stage(node);
@@ -710,6 +716,9 @@ void PacketNetwork::vc_stage(int node) {
       va_accept_[static_cast<size_t>(base + i)] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
       in.out_vc = static_cast<int16_t>(vc);
       in.state = VcState::Active;
+      active_out_[static_cast<size_t>(base + i)] = in.out_port;
+      granted_now_[i / vcs] |= bit(i % vcs);
+      granted_any_ = true;
       update_asking(node, i);
       const size_t port = static_cast<size_t>(pbase + i / vcs);
       routed_mask_[port] &= ~bit(i % vcs);
@@ -753,22 +762,23 @@ void PacketNetwork::switch_stage(int node) {
         mask &= bit(in_hold_[static_cast<size_t>(pbase + port)]);
       }
     }
+    // A VC granted its output VC this cycle asks from the next (its `ready`).
+    if (granted_any_) mask &= ~granted_now_[port];
     const int start = sa_vc_[static_cast<size_t>(pbase + port)];
     // The VCs from the pointer on, then those before it.
     const uint64_t rounds[2] = {mask & ~(bit(start) - 1), mask & (bit(start) - 1)};
     for (uint64_t m : rounds)
       for (; m != 0; m &= m - 1) {
         const int vc = __builtin_ctzll(m);
-        const InputVc& in = inputs_[static_cast<size_t>(base + port * vcs + vc)];
-        if (in.ready > now_) continue;
-        if (requests[in.out_port] & bit(port)) continue;
-        if (hold && (whole ? out_free_[static_cast<size_t>(pbase + in.out_port)] > now_
-                           : out_hold_[static_cast<size_t>(pbase + in.out_port)] >= 0 &&
-                                 out_hold_[static_cast<size_t>(pbase + in.out_port)] != port))
+        const int out_port = active_out_[static_cast<size_t>(base + port * vcs + vc)];
+        if (requests[out_port] & bit(port)) continue;
+        if (hold && (whole ? out_free_[static_cast<size_t>(pbase + out_port)] > now_
+                           : out_hold_[static_cast<size_t>(pbase + out_port)] >= 0 &&
+                                 out_hold_[static_cast<size_t>(pbase + out_port)] != port))
           continue;  // another input holds that output port
-        requests[in.out_port] |= static_cast<uint8_t>(bit(port));
-        request_vc[port][in.out_port] = static_cast<uint8_t>(vc);
-        requested |= static_cast<unsigned>(bit(in.out_port));
+        requests[out_port] |= static_cast<uint8_t>(bit(port));
+        request_vc[port][out_port] = static_cast<uint8_t>(vc);
+        requested |= static_cast<unsigned>(bit(out_port));
       }
   }
   // Grant: each output port to one requesting input port; accept: each input port one grant, in

@@ -272,6 +272,12 @@ class PacketNetwork {
   std::vector<int> closed_wake_;
   bool fine_waits_ = true;
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
+  // Switch allocation reads these, not the input VCs' records: per input VC, the output port of an
+  // active one (set when granted); per port of the router being stepped, the VCs granted an output VC
+  // this cycle (they ask for the switch from the next; granted_any_: some are set).
+  std::vector<uint8_t> active_out_;
+  uint64_t granted_now_[kRouterPorts] = {};
+  bool granted_any_ = false;
   std::vector<char> router_listed_;
   std::vector<int> active_routers_;
   std::vector<Source> sources_;
