@@ -198,6 +198,11 @@ int cmd_calibrate(const CalibrateArgs& a) {
                                a.dry_run ? "made, not written (--dry-run):" : "written to", suite.data_path);
       continue;
     }
+    if (suite.fit_network.empty() && suite.fit_params.empty() && suite.fit_variables.empty()) {
+      std::cout << fmt::format("suite {}: the {} driver's figures, judged by validate, nothing fitted to them\n",
+                               suite.id, suite.record_driver);
+      continue;
+    }
     if (!suite.fit_network.empty()) {
       if (suite.on_request && a.suite.empty()) {
         std::cout << fmt::format("suite {}: on request (calibrate --suite {})\n", suite.id, suite.id);

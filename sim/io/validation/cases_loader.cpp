@@ -348,6 +348,8 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
         throw InputError(s.key_pos("fit_network"), s.child_path("fit_network"),
                          "give fit_network or fit_params / fit_variables, not both (one model per suite)");
       spec.fit_network = read_fit_network(s);
+    } else if (!spec.record_driver.empty() && !s.has("fit_params") && !s.has("fit_variables")) {
+      // Another model's figures judged as they are (a fit elsewhere is what they test): nothing fitted.
     } else if (spec.fit_variables.empty() || s.has("fit_params")) {
       spec.fit_params = read_fit_params(s);
     }
