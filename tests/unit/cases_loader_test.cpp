@@ -127,5 +127,12 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"peer_with_fit_network",
                       "suites.test-suite.fit_network: a suite of a peer's figures \\(peer: SomeSim 1.0\\) is "
                       "checked, never fitted"},
-        RejectionCase{"fit_where_column_unknown", "valid.csv:2:1: role: no such column"}),
+        RejectionCase{"fit_where_column_unknown", "valid.csv:2:1: role: no such column"},
+        RejectionCase{"judged_only_with_fit_metrics",
+                      "judged_only_with_fit_metrics.yaml:15:5: suites.test-suite.fit_metrics: belongs to a fit, and "
+                      "this suite of the packet driver's figures fits nothing \\(no fit_network or fit_params\\)"},
+        RejectionCase{"judged_only_by_its_own_driver",
+                      "judged_only_by_its_own_driver.yaml:14:20: suites.test-suite.record_driver: is the driver the "
+                      "suite is judged by \\(driver: fast, the default\\): its figures would only meet themselves "
+                      "\\(got 'fast'\\)"}),
     t3sim::test::rule_name);

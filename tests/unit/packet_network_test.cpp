@@ -244,6 +244,47 @@ TEST(PacketNetwork, NoDeadlockOnPermutationsAndAllToAllOverRingsOfTwoToSeventeen
       }
 }
 
+// The index of waiting VCs only saves looking at them: with it and without it (every waiting VC's
+// record read each time), every message arrives at the same cycle and the network moves the same flits.
+TEST(PacketNetwork, IndexOfWaitingVirtualChannelsKeepsEveryCycle) {
+  std::mt19937_64 rng(11);
+  for (const Coord dims : {Coord{5, 5, 5}, Coord{2, 6, 7}})
+    for (Switching switching : {Switching::Wormhole, Switching::CutThrough})
+      for (bool adaptive : {false, true})
+        for (bool booksim : {false, true}) {
+          if (booksim && adaptive) continue;
+          PacketConfig c = booksim ? booksim_like(dims, 4) : t3e_like(dims, HopOrder::Direction, adaptive);
+          c.switching = switching;
+          if (booksim) c.tie_rule = TieRule::Balanced;
+          c.vc_buffer_flits = switching == Switching::Wormhole ? 4 : 10;
+          SCOPED_TRACE(std::to_string(dims[2]) + (adaptive ? " adaptive" : "") + (booksim ? " booksim" : " t3e") +
+                       (switching == Switching::Wormhole ? " wormhole" : " cut-through"));
+          const int n = c.nodes();
+          std::vector<int> perm(static_cast<size_t>(n));
+          for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
+          std::shuffle(perm.begin(), perm.end(), rng);
+          std::vector<std::pair<int, int>> pairs;
+          for (int a = 0; a < n; ++a) {
+            pairs.emplace_back(a, perm[static_cast<size_t>(a)]);
+            for (int b = a % 4; b < n; b += 4)
+              if (a != b) pairs.emplace_back(a, b);
+          }
+          std::vector<uint64_t> at[2];
+          PacketNetwork::Stats stats[2];
+          for (int indexed = 0; indexed < 2; ++indexed) {
+            PacketNetwork net(c, 5, indexed == 1);
+            int id = 0;
+            for (const auto& [a, b] : pairs)
+              net.add_message(a, b, 64.0 * 3, -1, c.virtual_networks == 2 ? id++ % 2 : 0);
+            at[indexed] = run_all(net, pairs.size());
+            stats[indexed] = net.stats();
+          }
+          EXPECT_EQ(at[0], at[1]);
+          EXPECT_EQ(stats[0].flit_hops, stats[1].flit_hops);
+          EXPECT_EQ(stats[0].latency_cycles_sum, stats[1].latency_cycles_sum);
+        }
+}
+
 // VC allocation keeps an index of the waiting VCs for a router of at most 64 (every shipped machine);
 // a wider router scans them all instead. That path too must deliver everything, with and without the
 // adaptive VC, under both switchings.

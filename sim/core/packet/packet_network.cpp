@@ -31,7 +31,7 @@ uint64_t bits_between(int begin, int end) {
 
 }  // namespace
 
-PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
+PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool index_waiting_vcs)
     : config_(config), routing_(config), coin_(seed) {
   const int n = config.nodes();
   const int v = config.vcs;
@@ -58,7 +58,8 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed)
   closed_.assign(inputs_.size(), Closed{});
   active_out_.assign(inputs_.size(), 0);
   fine_waits_ = vcs_per_router_ <= 64;
-  if (fine_waits_) {
+  indexed_ = fine_waits_ && index_waiting_vcs;
+  if (indexed_) {
     closed_local_.assign(static_cast<size_t>(n), 0);
     waited_.assign(static_cast<size_t>(n), 0);
     closed_wake_.assign(static_cast<size_t>(n), std::numeric_limits<int>::max());
@@ -585,7 +586,7 @@ int PacketNetwork::vc_requests_indexed(int node, int* requesters, int* needs, bo
 }
 
 void PacketNetwork::set_closed(int node, int local, uint64_t waits, int wake) {
-  if (fine_waits_)
+  if (indexed_)
     close_vc(node, local, waits, wake);
   else
     closed_[static_cast<size_t>(node * vcs_per_router_ + local)] = waits != 0 ? Closed{waits, wake} : Closed{};
@@ -671,7 +672,7 @@ void PacketNetwork::vc_stage(int node) {
   int wake = std::numeric_limits<int>::max();
   uint64_t waits = 0;
   int count = 0;
-  if (fine_waits_) {
+  if (indexed_) {
     count = vc_requests_indexed(node, requesters, needs, later);
     wake = closed_wake_[static_cast<size_t>(node)];
     waits = waited_[static_cast<size_t>(node)];

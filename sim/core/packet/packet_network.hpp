@@ -52,7 +52,10 @@ class PacketNetwork {
   // With flits in the network and none moved for this many cycles, the network is deadlocked.
   static constexpr uint64_t kStallCycles = 100000;
 
-  explicit PacketNetwork(const PacketConfig& config, uint64_t seed = 1);
+  // index_waiting_vcs false: VC allocation looks at every waiting VC's record each time (what a router
+  // of more than 64 VCs always does) instead of an index of what they wait for; the two give the same
+  // cycles (a test compares them).
+  explicit PacketNetwork(const PacketConfig& config, uint64_t seed = 1, bool index_waiting_vcs = true);
 
   // A rate limit shared by the messages given it: at most `bytes_per_cycle` of payload injected per
   // cycle (a PE's issue rate); returns its id for add_message.
@@ -249,8 +252,9 @@ class PacketNetwork {
   // Per router: VC allocation found every routed VC's output VCs held, and since then no VC has been
   // routed and none freed, so it would find the same (congestion holds many routers so for long).
   std::vector<char> vc_blocked_;
-  // Per router, while VC-blocked: the fewest credits a waiting packet needs of a free output VC (cut-
-  // through, or an adaptive choice); a free VC reaching it unblocks the router. INT_MAX: none needs any.
+  // Per router, while VC-blocked: at most the fewest credits a waiting packet needs of a free output VC
+  // (cut-through, or an adaptive choice; the index keeps a lower bound); a free VC reaching it unblocks
+  // the router. INT_MAX: none needs any.
   std::vector<int> vc_wake_;
   // Per router, while VC-blocked: the output VCs its waiters look at (wait_bit: their escape VCs and,
   // under adaptive routing, the adaptive VC of every productive port). Only a change there (a VC freed, a
@@ -265,12 +269,13 @@ class PacketNetwork {
     int wake = std::numeric_limits<int>::max();  // the credits it needs of a free VC (vc_wake_)
   };
   std::vector<Closed> closed_;
-  // The index of closed VCs (fine_waits_ only), per router: the closed input VCs (bit: local index),
-  // per output VC (wait_bit) the closed input VCs that wait on it, the output VCs some closed VC waits
-  // on, and the fewest credits a closed VC needs of a free one (kept low until none is closed).
+  // The index of closed VCs (indexed_: fine_waits_ unless the constructor said no), per router: the closed input VCs
+  // (bit: local index), per output VC (wait_bit) the closed input VCs that wait on it, the output VCs some closed VC
+  // waits on, and the fewest credits a closed VC needs of a free one (kept low until none is closed).
   std::vector<uint64_t> closed_local_, waiters_, waited_;
   std::vector<int> closed_wake_;
   bool fine_waits_ = true;
+  bool indexed_ = true;
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   // Switch allocation reads these, not the input VCs' records: per input VC, the output port of an
   // active one (set when granted); per port of the router being stepped, the VCs granted an output VC

@@ -349,7 +349,19 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
                          "give fit_network or fit_params / fit_variables, not both (one model per suite)");
       spec.fit_network = read_fit_network(s);
     } else if (!spec.record_driver.empty() && !s.has("fit_params") && !s.has("fit_variables")) {
-      // Another model's figures judged as they are (a fit elsewhere is what they test): nothing fitted.
+      // Another model's figures judged as they are (a fit elsewhere is what they test): nothing fitted,
+      // so no key of a fit, and not judged by the driver that made them (it would only meet itself).
+      for (const char* key : {"fit_metrics", "fit_min_bytes", "fitted"})
+        if (s.has(key))
+          throw InputError(s.key_pos(key), s.child_path(key),
+                           "belongs to a fit, and this suite of the " + spec.record_driver +
+                               " driver's figures fits nothing (no fit_network or fit_params)");
+      if (spec.record_driver == (spec.driver.empty() ? "fast" : spec.driver))
+        throw InputError(pos_of(cases_path, s.node()["record_driver"]), s.child_path("record_driver"),
+                         "is the driver the suite is judged by (driver: " +
+                             (spec.driver.empty() ? std::string("fast, the default") : spec.driver) +
+                             "): its figures would only meet themselves",
+                         "'" + spec.record_driver + "'");
     } else if (spec.fit_variables.empty() || s.has("fit_params")) {
       spec.fit_params = read_fit_params(s);
     }
