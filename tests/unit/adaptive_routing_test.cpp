@@ -285,3 +285,22 @@ TEST(AdaptiveSplits, RefillGivesMcuriesTornadoNoLessThanObliviousRouting) {
   for (EntryId e : flows) slowest = std::min(slowest, net.solver.rate(e));
   EXPECT_GE(slowest, kLink / 8);  // measured 60.32
 }
+
+// A capacity left a hair below 0 by rounding is a full link: the widest route stays a minimal one (once,
+// not followed by a detour).
+TEST(WidestRoute, ScoresRoundedBelowZeroKeepTheMinimalRoute) {
+  const Torus t({4, 4, 4});
+  const MinimalPaths paths(t, {});
+  std::vector<double> score(static_cast<size_t>(t.link_id_bound()), -1e-16);
+  for (int s = 0; s < t.node_count(); s += 5)
+    for (int d = 0; d < t.node_count(); d += 3) {
+      std::vector<LinkId> route, by_function;
+      const int hops = paths.widest_route(s, d, score.data(), route);
+      const int hops2 = paths.widest_route(
+          s, d, [&](LinkId l) { return score[static_cast<size_t>(l)]; }, by_function);
+      ASSERT_EQ(hops, paths.hops(s, d)) << s << " -> " << d;
+      EXPECT_EQ(route.size(), static_cast<size_t>(hops)) << s << " -> " << d;
+      EXPECT_EQ(hops2, hops);
+      EXPECT_EQ(by_function, route);
+    }
+}

@@ -172,7 +172,9 @@ int MinimalPaths::widest_minimal(int src, int dst, const Score& score, std::vect
                 if (in < 0) continue;
                 const double from = best[from_point];
                 if (from < 0) continue;
-                const double w = std::min(from, score(in));
+                // (A score a rounding error left below 0 is a link with nothing left: 0, not a reason to
+                // leave the minimal routes for a detour.)
+                const double w = std::min(from, std::max(0.0, static_cast<double>(score(in))));
                 if (w > best[p]) {
                   best[p] = w;
                   via[p] = static_cast<signed char>(d);

@@ -30,11 +30,10 @@ class MinimalPaths {
   int split(int src, int dst, std::vector<LinkId>& links, std::vector<double>& weights) const;
   // The hop count alone (-1: cut off).
   int hops(int src, int dst) const;
-  // Appends the links of one shortest working route from src to dst whose least score (score(link) >= 0)
-  // is the largest, in route order: the widest route, for adaptive routing. Ties go to the route that
-  // corrects the lower dimension first (on equal scores: x, then y, then z, the dimension-order route),
-  // and between the two ways round a ring at distance k/2 to +. Returns the hop count; -1 (nothing appended) when
-  // failures cut dst off.
+  // Appends the links of one shortest working route from src to dst whose least score (score(link); below 0 counts as
+  // 0) is the largest, in route order: the widest route, for adaptive routing. Ties go to the route that corrects the
+  // lower dimension first (on equal scores: x, then y, then z, the dimension-order route), and between the two ways
+  // round a ring at distance k/2 to +. Returns the hop count; -1 (nothing appended) when failures cut dst off.
   int widest_route(int src, int dst, const std::function<double(LinkId)>& score, std::vector<LinkId>& route) const;
   // The same with the scores given by link id (score[link]): no call per link, for the many searches of
   // adaptive routing's refill.
