@@ -10,31 +10,49 @@ bool set_from(E& field, const std::string& text) {
   return value.has_value();
 }
 
+// One row per parameter: its path, its names, and how to set it by name.
+struct EnumParam {
+  const char* path;
+  std::string (*choices)();
+  bool (*set)(MachineSpec&, const std::string&);
+};
+
+const EnumParam kEnumParams[] = {
+    {"network.switching", [] { return enum_names_text<Switching>(", ", " or "); },
+     [](MachineSpec& m, const std::string& t) { return set_from(m.network.switching, t); }},
+    {"network.switch_hold", [] { return enum_names_text<SwitchHold>(", ", " or "); },
+     [](MachineSpec& m, const std::string& t) { return set_from(m.network.switch_hold, t); }},
+    {"network.dateline", [] { return enum_names_text<Dateline>(", ", " or "); },
+     [](MachineSpec& m, const std::string& t) { return set_from(m.network.dateline, t); }},
+};
+
+const EnumParam* find(const std::string& path) {
+  for (const auto& p : kEnumParams)
+    if (path == p.path) return &p;
+  return nullptr;
+}
+
 }  // namespace
 
 const std::vector<std::string>& enum_param_paths() {
-  static const std::vector<std::string> paths = {"network.switching", "network.switch_hold", "network.dateline"};
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> out;
+    for (const auto& p : kEnumParams) out.emplace_back(p.path);
+    return out;
+  }();
   return paths;
 }
 
-bool is_enum_param(const std::string& path) {
-  for (const auto& p : enum_param_paths())
-    if (p == path) return true;
-  return false;
-}
+bool is_enum_param(const std::string& path) { return find(path) != nullptr; }
 
 std::string enum_param_choices(const std::string& path) {
-  if (path == "network.switching") return enum_names_text<Switching>(", ", " or ");
-  if (path == "network.switch_hold") return enum_names_text<SwitchHold>(", ", " or ");
-  if (path == "network.dateline") return enum_names_text<Dateline>(", ", " or ");
-  return "";
+  const EnumParam* p = find(path);
+  return p != nullptr ? p->choices() : "";
 }
 
 bool set_enum_param(MachineSpec& m, const std::string& path, const std::string& text) {
-  if (path == "network.switching") return set_from(m.network.switching, text);
-  if (path == "network.switch_hold") return set_from(m.network.switch_hold, text);
-  if (path == "network.dateline") return set_from(m.network.dateline, text);
-  return false;
+  const EnumParam* p = find(path);
+  return p != nullptr && p->set(m, text);
 }
 
 std::optional<std::pair<std::string, std::string>> enum_param_inconsistency(const MachineSpec& m) {

@@ -478,7 +478,7 @@ void PacketNetwork::route_stage(int node) {
         uint64_t mine = 0;
         if (open_vcs(node, in, need, my_wake, mine) != 0) {
           vc_blocked_[static_cast<size_t>(node)] = 0;
-          set_closed(node, i, 0, my_wake);
+          set_closed(node, i, 0, 0);
         } else {
           set_closed(node, i, mine, my_wake);
           vc_waits_[static_cast<size_t>(node)] |= mine;
