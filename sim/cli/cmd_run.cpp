@@ -63,6 +63,8 @@ void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
     std::string why;
     const auto v = core::parse_quantity(text, *q, &why);
     if (!v || *v < 0) throw io::InputError({"--param", 0, 0}, path, v ? "must not be negative" : why, "'" + text + "'");
+    if (const auto wrong = core::param_range_violation(path, *v))
+      throw io::InputError({"--param", 0, 0}, path, *wrong, "'" + text + "'");
     core::set_param(m, path, *v);
     // The machine file's range and source were of its own value, not of this one (so `sensitivity` and
     // `--uncertainty` leave it alone, and `describe` says who set it).

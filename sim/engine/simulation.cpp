@@ -142,6 +142,15 @@ std::optional<std::string> driver_refusal(const core::MachineSpec& machine, Driv
     return "network.contention_loss is the fast driver's contention term (a link's capacity falls with the flows "
            "crossing it); the reference driver's SimGrid links keep a fixed capacity: use the fast driver, or "
            "--param network.contention_loss=0 for SimGrid's pure max-min";
+  if (driver == Driver::Reference && machine.network.port_fairness > 0)
+    return "network.port_fairness is the fast driver's (flows' shares follow the input ports feeding each link); "
+           "the reference driver's SimGrid comms share max-min: use the fast driver, or --param "
+           "network.port_fairness=0";
+  if (machine.network.port_fairness > 0 && !core::make_routing(machine)->single_route())
+    return std::string(
+               "network.port_fairness needs a single-route routing (a flow's share is the product over "
+               "its one route); routing ") +
+           core::enum_name(machine.routing) + " spreads flows over several: use --param network.port_fairness=0";
   // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.
   if (driver == Driver::Fast || core::make_routing(machine)->single_route()) return std::nullopt;
   return std::string("routing ") + core::enum_name(machine.routing) +
@@ -208,6 +217,10 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
                    static_cast<unsigned long long>(st.fill_users), static_cast<unsigned long long>(st.check_users),
                    static_cast<unsigned long long>(st.checks), static_cast<unsigned long long>(st.local_solves),
                    static_cast<unsigned long long>(st.deferred_entries));
+      if (transport.port_fair())
+        std::fprintf(stderr, "port fairness: %llu port count changes, %llu entries given a new share\n",
+                     static_cast<unsigned long long>(transport.port_stats().port_changes),
+                     static_cast<unsigned long long>(transport.port_stats().reshared));
       if (const core::AdaptiveSplits* a = transport.adaptive())
         std::fprintf(
             stderr,

@@ -25,6 +25,11 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
     carried_.assign(static_cast<size_t>(resources.count()), 0.0);
   }
   if (!resources.routing().single_route()) settle_time_ = cost.machine().network.settle_time;
+  if (const double fairness = cost.machine().network.port_fairness; fairness > 0) {
+    if (!resources.routing().single_route())
+      throw std::invalid_argument("network.port_fairness needs a single-route routing");
+    ports_ = std::make_unique<core::PortShares>(resources.count(), fairness);
+  }
 }
 
 double SolverTransport::now() const { return sg4::Engine::get_clock(); }
@@ -54,6 +59,14 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     e = adaptive_->add_flow(solver_, key, resources_.node_of(src), resources_.node_of(dst),
                             resources_.endpoints(src, dst, kind));
     if (e < 0) throw std::logic_error("minimal_adaptive: no route left between the PEs (checked before the run)");
+  } else if (ports_) {
+    const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
+    resources_.arbitration_hops(path, new_hops_);
+    ports_->add(new_hops_, port_changed_);
+    reshare();  // before the new flow's entry is found: an entry of its path takes the same share
+    e = solver_.add_flow(path, resources_.weights(), INFINITY, ports_->share(new_hops_));
+    if (hops_.size() <= static_cast<size_t>(e)) hops_.resize(static_cast<size_t>(e) + 1);
+    if (solver_.multiplicity(e) == 1) hops_[static_cast<size_t>(e)] = new_hops_;
   } else {
     const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
     e = solver_.add_flow(path, resources_.weights(), INFINITY);
@@ -228,11 +241,31 @@ void SolverTransport::complete(core::EntryId e, double now) {
     std::pop_heap(s.flows.begin(), s.flows.end(), std::greater<>());
     s.flows.pop_back();
     solver_.remove_flow(e);
+    if (ports_) ports_->remove(hops_[static_cast<size_t>(e)], port_changed_);
   }
+  if (ports_) reshare();
   if (adaptive_ && !solver_.alive(e)) adaptive_->forget(e);
   dirty_ = true;
   schedule(e, now);  // the next flow at the current rate, until the solve (or none)
   for (int id : done) callbacks_.take(id)();
+}
+
+void SolverTransport::reshare() {
+  if (port_changed_.empty()) return;
+  port_stats_.port_changes += port_changed_.size();
+  const uint64_t stamp = ++reshare_epoch_;
+  for (core::ResourceId r : port_changed_)
+    for (core::EntryId e : solver_.users(r)) {  // each entry once, in the order first met
+      if (reshare_stamp_.size() <= static_cast<size_t>(e)) reshare_stamp_.resize(static_cast<size_t>(e) + 1, 0);
+      if (reshare_stamp_[static_cast<size_t>(e)] == stamp) continue;
+      reshare_stamp_[static_cast<size_t>(e)] = stamp;
+      const double share = ports_->share(hops_[static_cast<size_t>(e)]);
+      if (share == solver_.share(e)) continue;
+      solver_.set_share(e, share);
+      ++port_stats_.reshared;
+      dirty_ = true;
+    }
+  port_changed_.clear();
 }
 
 }  // namespace t3sim::engine

@@ -13,6 +13,10 @@
 // load (core/adaptive_splits.hpp): new flows take their widest route; once no flow has come or gone
 // for AdaptiveSplits::kSettleQuiet (at most once per kSettleInterval) every split is filled again and
 // polished by rounds of moves, each round solved at that same instant.
+// Port fairness (network.port_fairness > 0, single-route routings): each flow enters the solver with
+// its share (core/flow/port_shares.hpp); when a flow's start or end changes how many input ports feed
+// a link, the live entries crossing it are given their new shares (FlowSolver::set_share), re-solved
+// with the rest at that instant.
 // Settle time (network.settle_time, multipath routings only): a solve re-solves at once just the
 // flows sharing a resource with the changed ones (FlowSolver::solve_local, feasible everywhere) and
 // the exact max-min allocation of the whole machine at most settle_time later, and before every
@@ -25,6 +29,7 @@
 
 #include "sim/core/flow/adaptive_splits.hpp"
 #include "sim/core/flow/flow_solver.hpp"
+#include "sim/core/flow/port_shares.hpp"
 #include "sim/core/run/cost_model.hpp"
 #include "sim/core/run/network_resources.hpp"
 #include "sim/core/run/transport.hpp"
@@ -53,6 +58,13 @@ class SolverTransport : public core::Transport {
   const std::vector<double>& carried() const { return carried_; }
   // The adaptive routing's work (null under a routing fixed in advance).
   const core::AdaptiveSplits* adaptive() const { return adaptive_.get(); }
+  // Port fairness's work: resources whose feeding ports changed, entries given a new share.
+  struct PortStats {
+    uint64_t port_changes = 0;
+    uint64_t reshared = 0;
+  };
+  const PortStats& port_stats() const { return port_stats_; }
+  bool port_fair() const { return ports_ != nullptr; }
 
  private:
   struct Waiting {  // a flow of an entry, by the progress at which it ends
@@ -83,6 +95,8 @@ class SolverTransport : public core::Transport {
   void rebalance(double now);
   void schedule(core::EntryId e, double now);
   void complete(core::EntryId e, double now);
+  // Port fairness: the entries crossing `changed_` take their shares as the ports are counted now.
+  void reshare();
 
   const core::CostModel& cost_;
   core::NetworkResources& resources_;
@@ -99,11 +113,18 @@ class SolverTransport : public core::Transport {
   uint64_t settle_generation_ = 0;    // the latest re-balancing scheduled (earlier ones are void)
   double last_settle_ = -1e300;       // s: the last re-balancing
   core::EventCalendar calendar_;
-  core::IndexedHeap completions_;      // each entry's earliest end, moved in place when its rate changes
-  std::vector<EntryState> entries_;    // by solver entry id
-  core::CallbackSlots callbacks_;      // by flow id: what to call when the flow is delivered
-  std::vector<int> done_;              // complete(): the flows ending together
-  std::vector<core::EntryId> joined_;  // entries that gained a flow since the last solve
+  core::IndexedHeap completions_;            // each entry's earliest end, moved in place when its rate changes
+  std::vector<EntryState> entries_;          // by solver entry id
+  core::CallbackSlots callbacks_;            // by flow id: what to call when the flow is delivered
+  std::vector<int> done_;                    // complete(): the flows ending together
+  std::vector<core::EntryId> joined_;        // entries that gained a flow since the last solve
+  std::unique_ptr<core::PortShares> ports_;  // network.port_fairness > 0
+  std::vector<std::vector<core::PortShares::Hop>> hops_;  // by entry id: where it is arbitrated
+  std::vector<core::PortShares::Hop> new_hops_;           // flow(): the new flow's
+  std::vector<core::ResourceId> port_changed_;            // resources whose feeding ports moved
+  std::vector<uint64_t> reshare_stamp_;                   // by entry id: == reshare_epoch_: looked at
+  uint64_t reshare_epoch_ = 0;
+  PortStats port_stats_;
   bool in_timer_ = false;
   bool dirty_ = false;
   simgrid::kernel::timer::Timer* timer_ = nullptr;

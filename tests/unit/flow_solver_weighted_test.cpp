@@ -1,7 +1,7 @@
 // Weighted flows in the max-min solver (sim/core/flow/flow_solver.hpp): a flow loads each resource of its
 // path with weight x rate, as a flow spread over several routes in fixed proportions does. Hand cases
 // with shares worked out on paper, then random systems of weighted flows changed a few at a time, where
-// after every solve each rate must equal an independent, naive progressive filling written here (not
+// after every solve each rate must equal an independent, naive progressive filling (naive_max_min.hpp, not
 // the solver's own full_solve) to 1e-12 relative, and the max-min conditions must hold.
 #include <gtest/gtest.h>
 
@@ -10,9 +10,12 @@
 #include <random>
 #include <vector>
 
+#include "naive_max_min.hpp"
+
 #include "sim/core/flow/flow_solver.hpp"
 
 using namespace t3sim::core;
+namespace testing_support = t3sim::testing_support;
 
 namespace {
 
@@ -83,56 +86,7 @@ TEST(FlowSolverWeighted, RejectsBadWeights) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Random weighted systems against a naive progressive filling.
-
-struct NaiveFlow {
-  std::vector<ResourceId> path;
-  std::vector<double> weights;
-  double cap;
-};
-
-// Textbook progressive filling, all flows at once, nothing incremental: at each step the level is the
-// lowest of every unfrozen flow's cap and every resource's remaining capacity over its unfrozen users'
-// summed weights; flows at that cap, and the unfrozen users of resources at that share, freeze there.
-std::vector<double> naive_max_min(const std::vector<double>& capacity, const std::vector<NaiveFlow>& flows) {
-  const double merge = 1 + FlowSolver::kRelativeTolerance;
-  std::vector<double> rate(flows.size(), 0);
-  std::vector<bool> frozen(flows.size(), false);
-  std::vector<double> remaining = capacity;
-  size_t left = flows.size();
-  while (left > 0) {
-    std::vector<double> weight_sum(capacity.size(), 0);
-    for (size_t f = 0; f < flows.size(); ++f)
-      if (!frozen[f])
-        for (size_t i = 0; i < flows[f].path.size(); ++i)
-          weight_sum[static_cast<size_t>(flows[f].path[i])] += flows[f].weights[i];
-    double level = kNoCap;
-    for (size_t r = 0; r < capacity.size(); ++r)
-      if (weight_sum[r] > 0) level = std::min(level, std::max(0.0, remaining[r]) / weight_sum[r]);
-    for (size_t f = 0; f < flows.size(); ++f)
-      if (!frozen[f]) level = std::min(level, flows[f].cap);
-    if (!std::isfinite(level)) break;
-    std::vector<size_t> freeze;
-    for (size_t f = 0; f < flows.size(); ++f) {
-      if (frozen[f]) continue;
-      bool hit = flows[f].cap <= level * merge;
-      for (ResourceId r : flows[f].path) {
-        const auto ri = static_cast<size_t>(r);
-        hit = hit || std::max(0.0, remaining[ri]) / weight_sum[ri] <= level * merge;
-      }
-      if (hit) freeze.push_back(f);
-    }
-    for (size_t f : freeze) {
-      const double x = std::min(level, flows[f].cap);
-      rate[f] = x;
-      frozen[f] = true;
-      --left;
-      for (size_t i = 0; i < flows[f].path.size(); ++i)
-        remaining[static_cast<size_t>(flows[f].path[i])] -= flows[f].weights[i] * x;
-    }
-  }
-  return rate;
-}
+// Random weighted systems against a naive progressive filling (naive_max_min.hpp).
 
 testing::AssertionResult run_random_sequence(uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -149,7 +103,7 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
     const int k = static_cast<int>(rng() % 6);
     return k < 4 ? 1.0 / (1 + k) : uniform(0.05, 1.0);
   };
-  std::vector<NaiveFlow> live;
+  std::vector<testing_support::NaiveFlow> live;
   std::vector<EntryId> live_entry;
   for (int batch = 0; batch < 40; ++batch) {
     const int changes = 1 + static_cast<int>(rng() % 4);
@@ -161,7 +115,7 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
         live_entry.erase(live_entry.begin() + static_cast<long>(i));
         continue;
       }
-      NaiveFlow f;
+      testing_support::NaiveFlow f;
       std::vector<int> all(static_cast<size_t>(resources));
       for (int r = 0; r < resources; ++r) all[static_cast<size_t>(r)] = r;
       std::shuffle(all.begin(), all.end(), rng);
@@ -175,7 +129,7 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
       live.push_back(f);
     }
     solver.solve();
-    const std::vector<double> expected = naive_max_min(capacity, live);
+    const std::vector<double> expected = testing_support::naive_max_min(capacity, live);
     std::vector<double> load(capacity.size(), 0);
     for (size_t i = 0; i < live.size(); ++i) {
       const double got = solver.rate(live_entry[i]);

@@ -40,11 +40,11 @@ size_t FlowSolver::path_hash(const std::vector<ResourceId>& path, const std::vec
 }
 
 EntryId FlowSolver::find_entry(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap,
-                               size_t hash) const {
+                               double share, size_t hash) const {
   auto [first, last] = by_path_.equal_range(hash);
   for (auto it = first; it != last; ++it) {
     const Entry& en = entries_[static_cast<size_t>(it->second)];
-    if (en.cap == cap && en.path == path && en.weight == weights) return it->second;
+    if (en.cap == cap && en.share == share && en.path == path && en.weight == weights) return it->second;
   }
   return -1;
 }
@@ -98,7 +98,7 @@ void FlowSolver::apply_crowding(ResourceId r) {
   const auto& users = users_[i];
   for (size_t j = 0; j < users.size(); ++j) {
     const Entry& en = entries_[static_cast<size_t>(users[j])];
-    const double w = user_weight_[i][j];
+    const double w = user_weight_[i][j] / en.share;  // the fraction of the flow crossing r
     if (en.crowd_key < 0) {
       streams += en.count * w;
       continue;
@@ -163,30 +163,43 @@ void FlowSolver::detach(EntryId e) {
 EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) { return add_flow(path, {}, cap); }
 
 const std::vector<double>& FlowSolver::checked_weights(const std::vector<ResourceId>& path,
-                                                       const std::vector<double>& weights) const {
+                                                       const std::vector<double>& weights, double share) const {
   for (ResourceId r : path)
     if (r < 0 || r >= resource_count()) throw std::out_of_range("FlowSolver: no resource " + std::to_string(r));
   if (!weights.empty() && weights.size() != path.size())
     throw std::invalid_argument("FlowSolver: " + std::to_string(weights.size()) + " weights for a path of " +
                                 std::to_string(path.size()) + " resources");
+  if (!(share > 0) || !std::isfinite(share))
+    throw std::invalid_argument("FlowSolver: a share must be positive and finite (got " + std::to_string(share) + ")");
   bool unit = true;
   for (double w : weights) {
     if (!(w > 0) || !std::isfinite(w))
       throw std::invalid_argument("FlowSolver: a weight must be positive and finite (got " + std::to_string(w) + ")");
     unit = unit && w == 1.0;
   }
+  unit = unit && share == 1.0;
   // All weights 1 is the unweighted flow: one representation, so that such flows share an entry.
   static const std::vector<double> kUnit;
-  return unit ? kUnit : weights;
+  if (unit) return kUnit;
+  if (share == 1.0) return weights;
+  scaled_.assign(path.size(), share);  // the solve's weights: each times the share (see Shares)
+  for (size_t i = 0; i < weights.size(); ++i) scaled_[i] = weights[i] * share;
+  return scaled_;
 }
 
 EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap) {
+  return add_flow(path, weights, cap, 1.0);
+}
+
+EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap,
+                             double share) {
   if (!(cap > 0))
     throw std::invalid_argument("FlowSolver: a flow's cap must be positive (got " + std::to_string(cap) + ")");
-  const std::vector<double>& key = checked_weights(path, weights);
+  const std::vector<double>& key = checked_weights(path, weights, share);
+  cap /= share;
   ++flows_;
   const size_t hash = path_hash(path, key, cap);
-  const EntryId found = find_entry(path, key, cap, hash);
+  const EntryId found = find_entry(path, key, cap, share, hash);
   if (found >= 0) {
     ++entries_[static_cast<size_t>(found)].count;
     mark_dirty(found);
@@ -210,6 +223,7 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vec
   en.path = path;
   en.weight = key;
   en.cap = cap;
+  en.share = share;
   en.rate = 0;
   en.count = 1;
   en.hash = hash;
@@ -258,8 +272,21 @@ void FlowSolver::join(EntryId e) {
 void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights) {
   if (e < 0 || e >= entry_bound() || !alive(e))
     throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to reroute");
-  const std::vector<double>& key = checked_weights(path, weights);
+  reroute(e, path, weights, entries_[static_cast<size_t>(e)].share);
+}
+
+void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights,
+                         double share) {
+  if (e < 0 || e >= entry_bound() || !alive(e))
+    throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to reroute");
+  const std::vector<double>& key = checked_weights(path, weights, share);
   Entry& en = entries_[static_cast<size_t>(e)];
+  if (share != en.share) {  // the solve works in rate / share: the entry's committed figures move with it
+    en.cap = en.cap * en.share / share;
+    en.rate = en.rate * en.share / share;
+    trial_[static_cast<size_t>(e)] = en.rate;
+    en.share = share;
+  }
   mark_dirty(e);  // the resources it leaves
   detach(e);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources
@@ -270,6 +297,32 @@ void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const s
   attach(e);
   by_path_.emplace(en.hash, e);
   mark_dirty(e);  // the resources it joins
+}
+
+void FlowSolver::set_share(EntryId e, double share) {
+  if (e < 0 || e >= entry_bound() || !alive(e))
+    throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to give a share");
+  if (!(share > 0) || !std::isfinite(share))
+    throw std::invalid_argument("FlowSolver: a share must be positive and finite (got " + std::to_string(share) + ")");
+  Entry& en = entries_[static_cast<size_t>(e)];
+  if (share == en.share) return;
+  unindex(e);
+  const double scale = share / en.share;  // the solve's weights scale with the share, its cap and rate inversely
+  if (en.weight.empty()) en.weight.assign(en.path.size(), 1.0);
+  for (size_t i = 0; i < en.path.size(); ++i) {
+    en.weight[i] = en.weight[i] / en.share * share;
+    user_weight_[static_cast<size_t>(en.path[i])][static_cast<size_t>(en.slot[i])] = en.weight[i];
+  }
+  if (share == 1.0 && std::all_of(en.weight.begin(), en.weight.end(), [](double w) { return w == 1.0; }))
+    en.weight.clear();  // the unweighted representation, as add_flow would store it
+  en.cap /= scale;
+  en.rate /= scale;
+  trial_[static_cast<size_t>(e)] = en.rate;
+  en.share = share;
+  en.hash = path_hash(en.path, en.weight, en.cap);
+  by_path_.emplace(en.hash, e);
+  set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources
+  mark_dirty(e);
 }
 
 const FlowSolver::Scratch& FlowSolver::committed(ResourceId r) const {
@@ -692,6 +745,7 @@ std::vector<double> FlowSolver::full_solve() const {
   for (EntryId e = 0; e < entry_bound(); ++e)
     if (alive(e)) all.push_back(e);
   fill(all, rates, false);
+  for (EntryId e : all) rates[static_cast<size_t>(e)] *= entries_[static_cast<size_t>(e)].share;
   return rates;
 }
 

@@ -14,7 +14,13 @@
 // which no user is faster (the same condition as unweighted; progressive filling raises every rate
 // together and a resource saturates when sum of w x reaches its capacity). Without weights every w is 1.
 //
-// Entries. Flows with the same path, weights and cap always get the same rate, so they are one
+// Shares. A flow may also carry a share s > 0 (1 by default): where flows meet at a saturated
+// resource their rates are in proportion to their shares, not equal (weighted max-min; SimGrid's
+// sharing penalty is 1 / s). Solved as the unweighted problem in x / s: the solver keeps each entry's
+// weights multiplied by s and its cap divided by s, and reports rates times s. The flow model uses it
+// for routers that arbitrate between input ports rather than between flows (network.port_fairness).
+//
+// Entries. Flows with the same path, weights, cap and share always get the same rate, so they are one
 // entry with a multiplicity; add_flow returns the entry the new flow joined. An entry whose
 // multiplicity falls to 0 is freed and its id may be handed out again (lowest free id first).
 //
@@ -76,6 +82,8 @@ class FlowSolver {
   EntryId add_flow(const std::vector<ResourceId>& path, double cap = kNoCap);
   // The same with a weight per resource of the path (> 0 and finite; empty: every weight 1).
   EntryId add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap);
+  // The same with a share (> 0 and finite; see Shares above).
+  EntryId add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap, double share);
   // One flow of entry e fewer (its flow completed or was cancelled).
   void remove_flow(EntryId e);
   // One more flow in the live entry e, whatever its path is now (adaptive routing keeps a pair's
@@ -85,6 +93,12 @@ class FlowSolver {
   // resources are re-solved at the next solve, as a removal and an addition would be. The entry keeps
   // its id, multiplicity and cap, and is not merged with another entry of the same path.
   void reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights);
+  // The same with a new share: its rate moves at the next solve; entries made later with the same path,
+  // weights, cap and share join it.
+  void reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights, double share);
+  // Entry e keeps its path and weights and takes `share` (> 0 and finite): reroute with the same path,
+  // without leaving and joining its resources' user lists.
+  void set_share(EntryId e, double share);
 
   // Brings every rate up to date with the flows added and removed since the last solve. Returns the
   // entries that exist now and whose rate differs from the one before (new entries included), in id
@@ -101,22 +115,34 @@ class FlowSolver {
   bool deferred() const { return !deferred_resources_.empty(); }
 
   // Per-flow rate of entry e (bytes/s) as of the last solve.
-  double rate(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).rate; }
+  double rate(EntryId e) const {
+    const Entry& en = entries_.at(static_cast<std::size_t>(e));
+    return en.rate * en.share;
+  }
+  double share(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).share; }
+  // The entries crossing resource r (any order).
+  const std::vector<EntryId>& users(ResourceId r) const { return users_.at(static_cast<std::size_t>(r)); }
   int multiplicity(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).count; }
   bool alive(EntryId e) const { return multiplicity(e) > 0; }
   const std::vector<ResourceId>& path(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).path; }
   // The weight of entry e on the i-th resource of its path.
-  double weight(EntryId e, std::size_t i) const { return weight_of(entries_.at(static_cast<std::size_t>(e)), i); }
-  double cap(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).cap; }
+  double weight(EntryId e, std::size_t i) const {
+    const Entry& en = entries_.at(static_cast<std::size_t>(e));
+    return weight_of(en, i) / en.share;
+  }
+  double cap(EntryId e) const {
+    const Entry& en = entries_.at(static_cast<std::size_t>(e));
+    return en.cap * en.share;
+  }
   int entry_bound() const { return static_cast<int>(entries_.size()); }  // ids are below this
   // As of the last solve: the load on r (sum of multiplicity x weight x rate, bytes/s), the fastest
-  // per-flow rate among its users, and the resource that holds entry e at its rate (-1: its cap).
+  // per-flow rate / share among its users, and the resource that holds entry e at its rate (-1: its cap).
   double load(ResourceId r) const { return committed(r).load; }
   double fastest(ResourceId r) const { return committed(r).fastest; }
   int bottleneck(EntryId e) const { return bottleneck_.at(static_cast<std::size_t>(e)); }
   int flow_count() const { return flows_; }
 
-  // The rates a solve from scratch gives for every entry (index: entry id; 0 for free ids), without
+  // The rates a solve from scratch gives for every entry (index: entry id; 0 for free ids; shares applied), without
   // changing the solver: the check the incremental solve is tested against.
   std::vector<double> full_solve() const;
 
@@ -137,10 +163,11 @@ class FlowSolver {
  private:
   struct Entry {
     std::vector<ResourceId> path;
-    std::vector<double> weight;  // weight[i] on path[i]; empty when every weight is 1
+    std::vector<double> weight;  // weight[i] on path[i], times share; empty when every one is 1
     std::vector<int> slot;       // slot[i]: index of this entry in users_[path[i]]
-    double cap = kNoCap;
-    double rate = 0;
+    double cap = kNoCap;         // divided by share
+    double rate = 0;             // divided by share (the rate the solve works in)
+    double share = 1;
     int count = 0;
     std::size_t hash = 0;  // path_hash(path, cap)
     int crowd_key = -1;    // set_crowd_key; -1: none (a stream per flow)
@@ -148,12 +175,13 @@ class FlowSolver {
   static double weight_of(const Entry& en, std::size_t i) { return en.weight.empty() ? 1.0 : en.weight[i]; }
   // Entries by the hash of (path, weights, cap); a hash's few entries are compared in full (no key copies).
   static std::size_t path_hash(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap);
-  EntryId find_entry(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap,
+  EntryId find_entry(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap, double share,
                      std::size_t hash) const;
 
-  // The weights as stored (empty when all are 1), after checking path and weights; throws.
-  const std::vector<double>& checked_weights(const std::vector<ResourceId>& path,
-                                             const std::vector<double>& weights) const;
+  // The weights as stored (times share; empty when all are 1), after checking path, weights and share; throws.
+  const std::vector<double>& checked_weights(const std::vector<ResourceId>& path, const std::vector<double>& weights,
+                                             double share = 1) const;
+  mutable std::vector<double> scaled_;  // checked_weights: weights times a share
   void mark_dirty(EntryId e);
   void unindex(EntryId e);  // drops e from by_path_
   void attach(EntryId e);

@@ -79,6 +79,13 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
        "and head-of-line blocking where flows merge, which max-min sharing does not; how it compares with the packet "
        "driver: docs/model.md (Contention in the flow model); 0: pure max-min",
        FitRange{0.2, 0, 2}, T3SIM_FIELD(NetworkParams, contention_loss)},
+      {"port_fairness", Quantity::Ratio, std::string("0"), 0, false, 1,
+       "fast driver, single-route routings: how far a torus link or a node's ejection is shared between the "
+       "router's input ports feeding it rather than between flows (its switch serves ports in turn): where flows "
+       "meet at a saturated link their rates are in proportion to their shares, each the product over the "
+       "flow's links and ejection of (1 / input ports feeding there)^port_fairness; 1: round-robin between "
+       "ports, as the packet driver's switch allocation; 0: max-min between flows",
+       FitRange{0.5, 0, 1}, T3SIM_FIELD(NetworkParams, port_fairness)},
       {"flit_bytes", Quantity::Size, std::string("8B"), 1, false, 4096,
        "packet driver: bytes one link moves per router cycle in one direction (a flit)", std::nullopt,
        T3SIM_FIELD(NetworkParams, flit_bytes)},

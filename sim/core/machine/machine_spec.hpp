@@ -81,6 +81,11 @@ struct NetworkParams {
   // the packet driver's routers lose where flows merge and max-min sharing does not (docs/model.md,
   // Contention in the flow model). 0: pure max-min.
   double contention_loss = 0;
+  // The flow model only (fast driver, single-route routings): how far a link is shared between the
+  // input ports feeding it rather than between flows, in [0, 1]: a flow's share at a saturated link
+  // is the product over its path's links and ejection of (1 / feeding input ports)^port_fairness
+  // (core/flow/port_shares.hpp). 1: round-robin between ports, the packet driver's switch; 0: max-min.
+  double port_fairness = 0;
   // The packet driver only (sim/core/packet): flits, packets, virtual channels, router pipeline.
   double flit_bytes = 8;        // bytes a link moves per router cycle per direction
   double router_clock = 0;      // Hz of the router cycle; 0: link_bandwidth / flit_bytes

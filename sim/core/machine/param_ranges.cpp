@@ -72,15 +72,28 @@ bool set_param(MachineSpec& m, const std::string& path, double value) {
   return visit(m, path, [&](const auto& d, auto& section) { d.set(section, value); });
 }
 
+namespace {
+// Calls use(declaration) for the parameter `path` names, of whichever section (no machine needed).
+template <class Use>
+void with_any_decl(const std::string& path, Use&& use) {
+  if (path.rfind("node.", 0) == 0) with_decl(node_params(), path.substr(5), use);
+  if (path.rfind("network.", 0) == 0) with_decl(network_params(), path.substr(8), use);
+  if (path.rfind("io.", 0) == 0) with_decl(io_params(), path.substr(3), use);
+  std::string profile, key;
+  if (split_profile_path(path, &profile, &key)) with_decl(profile_params(), key, use);
+}
+}  // namespace
+
 std::optional<Quantity> param_quantity(const std::string& path) {
   std::optional<Quantity> q;
-  auto take = [&](const auto& d) { q = d.quantity; };
-  if (path.rfind("node.", 0) == 0) with_decl(node_params(), path.substr(5), take);
-  if (path.rfind("network.", 0) == 0) with_decl(network_params(), path.substr(8), take);
-  if (path.rfind("io.", 0) == 0) with_decl(io_params(), path.substr(3), take);
-  std::string profile, key;
-  if (split_profile_path(path, &profile, &key)) with_decl(profile_params(), key, take);
+  with_any_decl(path, [&](const auto& d) { q = d.quantity; });
   return q;
+}
+
+std::optional<std::string> param_range_violation(const std::string& path, double value) {
+  std::optional<std::string> why;
+  with_any_decl(path, [&](const auto& d) { why = range_violation(d, value); });
+  return why;
 }
 
 std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile) {

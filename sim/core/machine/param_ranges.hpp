@@ -27,6 +27,8 @@ std::optional<double> param_value(const MachineSpec& m, const std::string& path)
 bool set_param(MachineSpec& m, const std::string& path, double value);
 // The quantity of the parameter a path names (for parsing and printing), or nullopt.
 std::optional<Quantity> param_quantity(const std::string& path);
+// Why `value` is outside the range path's declaration allows (as a machine file is checked), or nullopt.
+std::optional<std::string> param_range_violation(const std::string& path, double value);
 // Every path `m` has a parameter at (node., network., io. when it has I/O nodes, each profile's), for
 // "did you mean" on --param.
 std::vector<std::string> param_paths(const MachineSpec& m);

@@ -135,4 +135,19 @@ const std::vector<ResourceId>& NetworkResources::endpoints(int src_pe, int dst_p
   return path_;
 }
 
+void NetworkResources::arbitration_hops(const std::vector<ResourceId>& path,
+                                        std::vector<std::pair<ResourceId, int>>& hops) const {
+  constexpr int kInjection = 6;
+  hops.clear();
+  int port = kInjection;
+  for (ResourceId r : path) {
+    if (r >= 2 * nodes_ && r < 2 * nodes_ + link_bound_) {
+      hops.emplace_back(r, port);
+      port = (r - 2 * nodes_) % 6;  // the next router's input port: this link's direction
+    } else if (r >= nodes_ && r < 2 * nodes_) {
+      hops.emplace_back(r, port);  // the ejection: one per path, after its links
+    }
+  }
+}
+
 }  // namespace t3sim::core

@@ -63,6 +63,11 @@ class NetworkResources {
   // Whether every pair uses one route (all weights 1).
   bool single_route() const { return routing_->single_route(); }
   const Routing& routing() const { return *routing_; }
+  // Where a flow over `path` (from path(): injection, links in route order, ejection, PE rates) meets
+  // a router's arbitration: each torus link and the ejection, with the input port it arrives through
+  // (the direction of the link before, Torus::link_id's 0-5, or 6 for the node's injection); for
+  // network.port_fairness (core/flow/port_shares.hpp).
+  void arbitration_hops(const std::vector<ResourceId>& path, std::vector<std::pair<ResourceId, int>>& hops) const;
   // Whether r is a PE's issue, receive or MPI rate or a disk: not part of the network.
   bool is_pe_rate(ResourceId r) const { return r >= 2 * nodes_ + link_bound_; }
 
