@@ -79,7 +79,12 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
 void SolverTransport::disk_io(int disk, double bytes, bool write, Callback then) {
   // A disk's requests share it as flows share a link: one more entry of the same solver.
   const std::vector<core::ResourceId>& path = resources_.disk_path(disk, write);
-  join(solver_.add_flow(path, resources_.weights(), INFINITY), bytes, false, std::move(then));
+  const core::EntryId e = solver_.add_flow(path, resources_.weights(), INFINITY);
+  if (ports_) {  // no router arbitrates a disk: its flows count no port (complete() removes none)
+    if (hops_.size() <= static_cast<size_t>(e)) hops_.resize(static_cast<size_t>(e) + 1);
+    hops_[static_cast<size_t>(e)].clear();
+  }
+  join(e, bytes, false, std::move(then));
 }
 
 void SolverTransport::join(core::EntryId e, double bytes, bool data, Callback then) {

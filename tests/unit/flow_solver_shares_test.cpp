@@ -67,6 +67,25 @@ TEST(FlowSolverShares, ShareBoundByAnotherResourceLeavesTheRestToTheOthers) {
   EXPECT_DOUBLE_EQ(s.rate(g), 125e6);
 }
 
+TEST(FlowSolverShares, SetShareKeepsTheGivenWeightsAndCap) {
+  // In place: the weights and cap read back as given, and a flow given the same key later joins it.
+  FlowSolver s;
+  const ResourceId a = s.add_resource(300e6);
+  const ResourceId b = s.add_resource(300e6);
+  const EntryId e = s.add_flow({a, b}, {0.3, 0.7}, 123e6, 1.0 / 3);
+  s.set_share(e, 1.0 / 7);
+  EXPECT_DOUBLE_EQ(s.share(e), 1.0 / 7);
+  EXPECT_EQ(s.weight(e, 0), 0.3);
+  EXPECT_EQ(s.weight(e, 1), 0.7);
+  EXPECT_EQ(s.cap(e), 123e6);
+  EXPECT_EQ(s.add_flow({a, b}, {0.3, 0.7}, 123e6, 1.0 / 7), e);
+  EXPECT_EQ(s.multiplicity(e), 2);
+  s.set_share(e, 1.0);
+  EXPECT_EQ(s.add_flow({a, b}, {0.3, 0.7}, 123e6), e);  // back to share 1: the plain key
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(e), 123e6);
+}
+
 TEST(FlowSolverShares, EntriesAreKeptApartByShare) {
   FlowSolver s;
   const ResourceId link = s.add_resource(100e6);
@@ -124,7 +143,12 @@ TEST(FlowSolverShares, RejectsBadShares) {
   EXPECT_EQ(s.flow_count(), 0);
   const EntryId e = s.add_flow({link}, kNoCap);
   EXPECT_THROW(s.reroute(e, {link}, {}, 0.0), std::invalid_argument);
+  for (double bad : {0.0, -1.0, double(INFINITY), double(NAN)})
+    EXPECT_THROW(s.set_share(e, bad), std::invalid_argument);
   EXPECT_DOUBLE_EQ(s.share(e), 1.0);
+  EXPECT_THROW(s.set_share(e + 1, 2.0), std::out_of_range);  // no such entry
+  s.remove_flow(e);
+  EXPECT_THROW(s.set_share(e, 2.0), std::out_of_range);  // no longer alive
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -156,7 +180,17 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
         for (size_t i = 0; i < live.size(); ++i)
           if (live_entry[i] == e) live[i].share = share;
         const size_t i = static_cast<size_t>(std::find(live_entry.begin(), live_entry.end(), e) - live_entry.begin());
-        solver.reroute(e, live[i].path, live[i].weights, share);
+        if (rng() % 2 == 0)
+          solver.set_share(e, share);  // in place, as the fast transport does
+        else
+          solver.reroute(e, live[i].path, live[i].weights, share);
+        // A flow of the same path, weights, cap and share joins it (the key is scaled as add_flow scales it).
+        const EntryId again = solver.add_flow(live[i].path, live[i].weights, live[i].cap, share);
+        if (again != e)
+          return testing::AssertionFailure() << "seed " << seed << " batch " << batch << ": a flow like entry " << e
+                                             << " after its new share " << share << " made entry " << again;
+        live_entry.push_back(e);
+        live.push_back(live[i]);
         continue;
       }
       if (!live.empty() && (live.size() > 24 || rng() % 3 == 0)) {

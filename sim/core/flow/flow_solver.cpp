@@ -196,6 +196,7 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vec
   if (!(cap > 0))
     throw std::invalid_argument("FlowSolver: a flow's cap must be positive (got " + std::to_string(cap) + ")");
   const std::vector<double>& key = checked_weights(path, weights, share);
+  const double given_cap = cap;
   cap /= share;
   ++flows_;
   const size_t hash = path_hash(path, key, cap);
@@ -224,6 +225,9 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vec
   en.weight = key;
   en.cap = cap;
   en.share = share;
+  en.given_cap = given_cap;
+  en.given_weight.clear();
+  if (!std::all_of(weights.begin(), weights.end(), [](double w) { return w == 1.0; })) en.given_weight = weights;
   en.rate = 0;
   en.count = 1;
   en.hash = hash;
@@ -281,12 +285,14 @@ void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const s
     throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to reroute");
   const std::vector<double>& key = checked_weights(path, weights, share);
   Entry& en = entries_[static_cast<size_t>(e)];
-  if (share != en.share) {  // the solve works in rate / share: the entry's committed figures move with it
-    en.cap = en.cap * en.share / share;
+  if (share != en.share) {  // the solve works in rate / share: the entry's committed rate moves with it
     en.rate = en.rate * en.share / share;
     trial_[static_cast<size_t>(e)] = en.rate;
     en.share = share;
   }
+  en.cap = en.given_cap / share;
+  en.given_weight.clear();
+  if (!std::all_of(weights.begin(), weights.end(), [](double w) { return w == 1.0; })) en.given_weight = weights;
   mark_dirty(e);  // the resources it leaves
   detach(e);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources
@@ -302,23 +308,17 @@ void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const s
 void FlowSolver::set_share(EntryId e, double share) {
   if (e < 0 || e >= entry_bound() || !alive(e))
     throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to give a share");
-  if (!(share > 0) || !std::isfinite(share))
-    throw std::invalid_argument("FlowSolver: a share must be positive and finite (got " + std::to_string(share) + ")");
   Entry& en = entries_[static_cast<size_t>(e)];
+  const std::vector<double>& key = checked_weights(en.path, en.given_weight, share);  // as add_flow scales them
   if (share == en.share) return;
   unindex(e);
-  const double scale = share / en.share;  // the solve's weights scale with the share, its cap and rate inversely
-  if (en.weight.empty()) en.weight.assign(en.path.size(), 1.0);
-  for (size_t i = 0; i < en.path.size(); ++i) {
-    en.weight[i] = en.weight[i] / en.share * share;
-    user_weight_[static_cast<size_t>(en.path[i])][static_cast<size_t>(en.slot[i])] = en.weight[i];
-  }
-  if (share == 1.0 && std::all_of(en.weight.begin(), en.weight.end(), [](double w) { return w == 1.0; }))
-    en.weight.clear();  // the unweighted representation, as add_flow would store it
-  en.cap /= scale;
-  en.rate /= scale;
+  en.rate = en.rate * en.share / share;  // the solve works in rate / share: the committed rate moves with it
   trial_[static_cast<size_t>(e)] = en.rate;
   en.share = share;
+  en.cap = en.given_cap / share;
+  en.weight = key;
+  for (size_t i = 0; i < en.path.size(); ++i)
+    user_weight_[static_cast<size_t>(en.path[i])][static_cast<size_t>(en.slot[i])] = weight_of(en, i);
   en.hash = path_hash(en.path, en.weight, en.cap);
   by_path_.emplace(en.hash, e);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources

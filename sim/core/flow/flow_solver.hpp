@@ -128,16 +128,14 @@ class FlowSolver {
   // The weight of entry e on the i-th resource of its path.
   double weight(EntryId e, std::size_t i) const {
     const Entry& en = entries_.at(static_cast<std::size_t>(e));
-    return weight_of(en, i) / en.share;
+    return en.given_weight.empty() ? 1.0 : en.given_weight[i];
   }
-  double cap(EntryId e) const {
-    const Entry& en = entries_.at(static_cast<std::size_t>(e));
-    return en.cap * en.share;
-  }
+  double cap(EntryId e) const { return entries_.at(static_cast<std::size_t>(e)).given_cap; }
   int entry_bound() const { return static_cast<int>(entries_.size()); }  // ids are below this
   // As of the last solve: the load on r (sum of multiplicity x weight x rate, bytes/s), the fastest
   // per-flow rate / share among its users, and the resource that holds entry e at its rate (-1: its cap).
   double load(ResourceId r) const { return committed(r).load; }
+  // In the solve's units, rate / share (equal to rates where every share is 1, as under multipath routing).
   double fastest(ResourceId r) const { return committed(r).fastest; }
   int bottleneck(EntryId e) const { return bottleneck_.at(static_cast<std::size_t>(e)); }
   int flow_count() const { return flows_; }
@@ -168,6 +166,10 @@ class FlowSolver {
     double cap = kNoCap;         // divided by share
     double rate = 0;             // divided by share (the rate the solve works in)
     double share = 1;
+    // As given (weights empty when all 1): a new share scales these as add_flow does, so that the
+    // entry and a later flow of the same path, weights, cap and share hold bitwise the same key.
+    std::vector<double> given_weight;
+    double given_cap = kNoCap;
     int count = 0;
     std::size_t hash = 0;  // path_hash(path, cap)
     int crowd_key = -1;    // set_crowd_key; -1: none (a stream per flow)

@@ -5,9 +5,12 @@
 // each flow's share is the product, over the arbitrated resources of its path (the torus links and the
 // ejection into the destination node), of (1 / the input ports feeding that resource now)^fairness, and
 // flows meeting at a saturated resource get rates in proportion to their shares (FlowSolver's shares).
-// On a tree of merges into one node (a hot spot) fairness 1 gives each flow the part round-robin
-// arbitration at every merge gives it. Ports are counted by the live flows arriving through them, so a
-// resource's count changes only when a port's first flow starts or its last ends.
+// A heuristic: on a tree of backlogged merges into one node (a hot spot) where each source carries one
+// flow, fairness 1 gives each flow the part round-robin arbitration at every merge gives it; flows
+// sharing an injection port each keep share 1 to their first merge, and merges at unsaturated links or
+// after a flow's bottleneck shrink its share too (docs/model.md). Ports are counted by the live flows
+// arriving through them, so a resource's count changes only when a port's first flow starts or its
+// last ends.
 #pragma once
 #include <array>
 #include <cstdint>
