@@ -61,12 +61,10 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     if (e < 0) throw std::logic_error("minimal_adaptive: no route left between the PEs (checked before the run)");
   } else if (ports_) {
     const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
-    resources_.arbitration_hops(path, new_hops_);
-    ports_->add(new_hops_, port_changed_);
+    resources_.arbitration_hops(path, hops_);
+    ports_->add(hops_, port_changed_);
     reshare();  // before the new flow's entry is found: an entry of its path takes the same share
-    e = solver_.add_flow(path, resources_.weights(), INFINITY, ports_->share(new_hops_));
-    if (hops_.size() <= static_cast<size_t>(e)) hops_.resize(static_cast<size_t>(e) + 1);
-    if (solver_.multiplicity(e) == 1) hops_[static_cast<size_t>(e)] = new_hops_;
+    e = solver_.add_flow(path, resources_.weights(), INFINITY, ports_->share(hops_));
   } else {
     const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
     e = solver_.add_flow(path, resources_.weights(), INFINITY);
@@ -79,12 +77,7 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
 void SolverTransport::disk_io(int disk, double bytes, bool write, Callback then) {
   // A disk's requests share it as flows share a link: one more entry of the same solver.
   const std::vector<core::ResourceId>& path = resources_.disk_path(disk, write);
-  const core::EntryId e = solver_.add_flow(path, resources_.weights(), INFINITY);
-  if (ports_) {  // no router arbitrates a disk: its flows count no port (complete() removes none)
-    if (hops_.size() <= static_cast<size_t>(e)) hops_.resize(static_cast<size_t>(e) + 1);
-    hops_[static_cast<size_t>(e)].clear();
-  }
-  join(e, bytes, false, std::move(then));
+  join(solver_.add_flow(path, resources_.weights(), INFINITY), bytes, false, std::move(then));
 }
 
 void SolverTransport::join(core::EntryId e, double bytes, bool data, Callback then) {
@@ -245,8 +238,11 @@ void SolverTransport::complete(core::EntryId e, double now) {
     done.push_back(s.flows.front().flow);
     std::pop_heap(s.flows.begin(), s.flows.end(), std::greater<>());
     s.flows.pop_back();
+    if (ports_) {  // its path's ports (none for a disk's), read while the entry lives
+      resources_.arbitration_hops(solver_.path(e), hops_);
+      ports_->remove(hops_, port_changed_);
+    }
     solver_.remove_flow(e);
-    if (ports_) ports_->remove(hops_[static_cast<size_t>(e)], port_changed_);
   }
   if (ports_) reshare();
   if (adaptive_ && !solver_.alive(e)) adaptive_->forget(e);
@@ -264,7 +260,8 @@ void SolverTransport::reshare() {
       if (reshare_stamp_.size() <= static_cast<size_t>(e)) reshare_stamp_.resize(static_cast<size_t>(e) + 1, 0);
       if (reshare_stamp_[static_cast<size_t>(e)] == stamp) continue;
       reshare_stamp_[static_cast<size_t>(e)] = stamp;
-      const double share = ports_->share(hops_[static_cast<size_t>(e)]);
+      resources_.arbitration_hops(solver_.path(e), user_hops_);
+      const double share = ports_->share(user_hops_);
       if (share == solver_.share(e)) continue;
       solver_.set_share(e, share);
       ++port_stats_.reshared;

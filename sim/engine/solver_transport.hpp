@@ -95,7 +95,7 @@ class SolverTransport : public core::Transport {
   void rebalance(double now);
   void schedule(core::EntryId e, double now);
   void complete(core::EntryId e, double now);
-  // Port fairness: the entries crossing `changed_` take their shares as the ports are counted now.
+  // Port fairness: the entries crossing `port_changed_` take their shares as the ports are counted now.
   void reshare();
 
   const core::CostModel& cost_;
@@ -113,16 +113,16 @@ class SolverTransport : public core::Transport {
   uint64_t settle_generation_ = 0;    // the latest re-balancing scheduled (earlier ones are void)
   double last_settle_ = -1e300;       // s: the last re-balancing
   core::EventCalendar calendar_;
-  core::IndexedHeap completions_;            // each entry's earliest end, moved in place when its rate changes
-  std::vector<EntryState> entries_;          // by solver entry id
-  core::CallbackSlots callbacks_;            // by flow id: what to call when the flow is delivered
-  std::vector<int> done_;                    // complete(): the flows ending together
-  std::vector<core::EntryId> joined_;        // entries that gained a flow since the last solve
-  std::unique_ptr<core::PortShares> ports_;  // network.port_fairness > 0
-  std::vector<std::vector<core::PortShares::Hop>> hops_;  // by entry id: where it is arbitrated
-  std::vector<core::PortShares::Hop> new_hops_;           // flow(): the new flow's
-  std::vector<core::ResourceId> port_changed_;            // resources whose feeding ports moved
-  std::vector<uint64_t> reshare_stamp_;                   // by entry id: == reshare_epoch_: looked at
+  core::IndexedHeap completions_;                 // each entry's earliest end, moved in place when its rate changes
+  std::vector<EntryState> entries_;               // by solver entry id
+  core::CallbackSlots callbacks_;                 // by flow id: what to call when the flow is delivered
+  std::vector<int> done_;                         // complete(): the flows ending together
+  std::vector<core::EntryId> joined_;             // entries that gained a flow since the last solve
+  std::unique_ptr<core::PortShares> ports_;       // network.port_fairness > 0
+  std::vector<core::PortShares::Hop> hops_;       // scratch: where a flow is arbitrated
+  std::vector<core::PortShares::Hop> user_hops_;  // reshare()'s, apart: flow() calls it between uses
+  std::vector<core::ResourceId> port_changed_;    // resources whose feeding ports moved
+  std::vector<uint64_t> reshare_stamp_;           // by entry id: == reshare_epoch_: looked at
   uint64_t reshare_epoch_ = 0;
   PortStats port_stats_;
   bool in_timer_ = false;

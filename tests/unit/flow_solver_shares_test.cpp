@@ -19,10 +19,8 @@ namespace testing_support = t3sim::testing_support;
 
 namespace {
 
-constexpr double kTol = 1e-12;
 constexpr double kNoCap = FlowSolver::kNoCap;
-
-bool close(double a, double b) { return a == b || std::abs(a - b) <= kTol * std::max(std::abs(a), std::abs(b)); }
+using testing_support::agrees;
 
 TEST(FlowSolverShares, RatesAtASaturatedLinkFollowTheShares) {
   // Shares 1 and 3 on a 400 MB/s link: 100 and 300.
@@ -201,14 +199,8 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
         continue;
       }
       testing_support::NaiveFlow f;
-      std::vector<int> all(static_cast<size_t>(resources));
-      for (int r = 0; r < resources; ++r) all[static_cast<size_t>(r)] = r;
-      std::shuffle(all.begin(), all.end(), rng);
-      const int length = 1 + static_cast<int>(rng() % std::min(6, resources));
-      for (int i = 0; i < length; ++i) {
-        f.path.push_back(all[static_cast<size_t>(i)]);
-        f.weights.push_back(rng() % 2 ? 1.0 : 1.0 / (1 + rng() % 4));
-      }
+      f.path = testing_support::random_path(rng, resources);
+      for (size_t i = 0; i < f.path.size(); ++i) f.weights.push_back(rng() % 2 ? 1.0 : 1.0 / (1 + rng() % 4));
       f.cap = rng() % 3 == 0 ? uniform(20e6, 400e6) : kNoCap;
       f.share = random_share();
       const EntryId e = solver.add_flow(f.path, f.weights, f.cap, f.share);
@@ -223,7 +215,7 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
     const std::vector<double> full = solver.full_solve();
     for (size_t i = 0; i < live.size(); ++i) {
       const double got = solver.rate(live_entry[i]);
-      if (!close(got, expected[i]) || !close(full[static_cast<size_t>(live_entry[i])], expected[i]))
+      if (!agrees(got, expected[i]) || !agrees(full[static_cast<size_t>(live_entry[i])], expected[i]))
         return testing::AssertionFailure()
                << "seed " << seed << " batch " << batch << " flow " << i << ": solver " << got << ", full solve "
                << full[static_cast<size_t>(live_entry[i])] << ", naive " << expected[i];

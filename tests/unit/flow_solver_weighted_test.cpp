@@ -19,10 +19,8 @@ namespace testing_support = t3sim::testing_support;
 
 namespace {
 
-constexpr double kTol = 1e-12;
 constexpr double kNoCap = FlowSolver::kNoCap;
-
-bool close(double a, double b) { return a == b || std::abs(a - b) <= kTol * std::max(std::abs(a), std::abs(b)); }
+using testing_support::agrees;
 
 TEST(FlowSolverWeighted, AloneAFlowRunsAtCapacityOverItsWeight) {
   // Half of the flow's bytes cross the link: the link carries 0.5 x rate, so the flow runs at 200.
@@ -116,14 +114,8 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
         continue;
       }
       testing_support::NaiveFlow f;
-      std::vector<int> all(static_cast<size_t>(resources));
-      for (int r = 0; r < resources; ++r) all[static_cast<size_t>(r)] = r;
-      std::shuffle(all.begin(), all.end(), rng);
-      const int length = 1 + static_cast<int>(rng() % std::min(6, resources));
-      for (int i = 0; i < length; ++i) {
-        f.path.push_back(all[static_cast<size_t>(i)]);
-        f.weights.push_back(random_weight());
-      }
+      f.path = testing_support::random_path(rng, resources);
+      for (size_t i = 0; i < f.path.size(); ++i) f.weights.push_back(random_weight());
       f.cap = rng() % 3 == 0 ? uniform(20e6, 400e6) : kNoCap;
       live_entry.push_back(solver.add_flow(f.path, f.weights, f.cap));
       live.push_back(f);
@@ -133,14 +125,14 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
     std::vector<double> load(capacity.size(), 0);
     for (size_t i = 0; i < live.size(); ++i) {
       const double got = solver.rate(live_entry[i]);
-      if (!close(got, expected[i]))
+      if (!agrees(got, expected[i]))
         return testing::AssertionFailure() << "seed " << seed << " batch " << batch << " flow " << i << ": solver "
                                            << got << ", naive " << expected[i];
       for (size_t j = 0; j < live[i].path.size(); ++j)
         load[static_cast<size_t>(live[i].path[j])] += live[i].weights[j] * got;
     }
     for (size_t r = 0; r < capacity.size(); ++r)
-      if (load[r] > capacity[r] * (1 + kTol))
+      if (load[r] > capacity[r] * (1 + testing_support::kAgreement))
         return testing::AssertionFailure() << "seed " << seed << " batch " << batch << ": resource " << r << " carries "
                                            << load[r] << " of " << capacity[r];
   }

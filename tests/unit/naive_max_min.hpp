@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "sim/core/flow/flow_solver.hpp"
@@ -12,6 +13,12 @@ namespace t3sim::testing_support {
 
 using core::FlowSolver;
 using core::ResourceId;
+
+// How closely the solver's rates must agree with the naive filling: 1e-12 relative (flow_solver.hpp).
+constexpr double kAgreement = 1e-12;
+inline bool agrees(double a, double b) {
+  return a == b || std::abs(a - b) <= kAgreement * std::max(std::abs(a), std::abs(b));
+}
 
 struct NaiveFlow {
   std::vector<ResourceId> path;
@@ -60,6 +67,15 @@ inline std::vector<double> naive_max_min(const std::vector<double>& capacity, co
     }
   }
   return rate;
+}
+
+// A random path for the random-system tests: 1 to 6 distinct resources of the first `resources`.
+inline std::vector<ResourceId> random_path(std::mt19937_64& rng, int resources) {
+  std::vector<ResourceId> all(static_cast<size_t>(resources));
+  for (int r = 0; r < resources; ++r) all[static_cast<size_t>(r)] = r;
+  std::shuffle(all.begin(), all.end(), rng);
+  all.resize(1 + rng() % static_cast<uint64_t>(std::min(6, resources)));
+  return all;
 }
 
 }  // namespace t3sim::testing_support

@@ -162,6 +162,11 @@ void FlowSolver::detach(EntryId e) {
 
 EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, double cap) { return add_flow(path, {}, cap); }
 
+std::vector<double> FlowSolver::as_given(const std::vector<double>& weights) {
+  const bool unit = std::all_of(weights.begin(), weights.end(), [](double w) { return w == 1.0; });
+  return unit ? std::vector<double>{} : weights;
+}
+
 const std::vector<double>& FlowSolver::checked_weights(const std::vector<ResourceId>& path,
                                                        const std::vector<double>& weights, double share) const {
   for (ResourceId r : path)
@@ -226,8 +231,7 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vec
   en.cap = cap;
   en.share = share;
   en.given_cap = given_cap;
-  en.given_weight.clear();
-  if (!std::all_of(weights.begin(), weights.end(), [](double w) { return w == 1.0; })) en.given_weight = weights;
+  en.given_weight = as_given(weights);
   en.rate = 0;
   en.count = 1;
   en.hash = hash;
@@ -276,23 +280,9 @@ void FlowSolver::join(EntryId e) {
 void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights) {
   if (e < 0 || e >= entry_bound() || !alive(e))
     throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to reroute");
-  reroute(e, path, weights, entries_[static_cast<size_t>(e)].share);
-}
-
-void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights,
-                         double share) {
-  if (e < 0 || e >= entry_bound() || !alive(e))
-    throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to reroute");
-  const std::vector<double>& key = checked_weights(path, weights, share);
   Entry& en = entries_[static_cast<size_t>(e)];
-  if (share != en.share) {  // the solve works in rate / share: the entry's committed rate moves with it
-    en.rate = en.rate * en.share / share;
-    trial_[static_cast<size_t>(e)] = en.rate;
-    en.share = share;
-  }
-  en.cap = en.given_cap / share;
-  en.given_weight.clear();
-  if (!std::all_of(weights.begin(), weights.end(), [](double w) { return w == 1.0; })) en.given_weight = weights;
+  const std::vector<double>& key = checked_weights(path, weights, en.share);
+  en.given_weight = as_given(weights);
   mark_dirty(e);  // the resources it leaves
   detach(e);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources
@@ -303,6 +293,15 @@ void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const s
   attach(e);
   by_path_.emplace(en.hash, e);
   mark_dirty(e);  // the resources it joins
+}
+
+void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const std::vector<double>& weights,
+                         double share) {
+  if (e < 0 || e >= entry_bound() || !alive(e))
+    throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to reroute");
+  checked_weights(path, weights, share);  // throws before anything changes
+  reroute(e, path, weights);
+  set_share(e, share);
 }
 
 void FlowSolver::set_share(EntryId e, double share) {

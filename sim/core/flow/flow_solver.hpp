@@ -175,6 +175,7 @@ class FlowSolver {
     int crowd_key = -1;    // set_crowd_key; -1: none (a stream per flow)
   };
   static double weight_of(const Entry& en, std::size_t i) { return en.weight.empty() ? 1.0 : en.weight[i]; }
+  static std::vector<double> as_given(const std::vector<double>& weights);  // Entry::given_weight's form
   // Entries by the hash of (path, weights, cap); a hash's few entries are compared in full (no key copies).
   static std::size_t path_hash(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap);
   EntryId find_entry(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap, double share,
