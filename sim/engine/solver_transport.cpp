@@ -65,6 +65,8 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     ports_->add(hops_, port_changed_);
     reshare();  // before the new flow's entry is found: an entry of its path takes the same share
     e = solver_.add_flow(path, resources_.weights(), INFINITY, ports_->share(hops_));
+    if (entry_hops_.size() <= static_cast<size_t>(e)) entry_hops_.resize(static_cast<size_t>(e) + 1);
+    if (solver_.multiplicity(e) == 1) entry_hops_[static_cast<size_t>(e)] = hops_;
   } else {
     const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
     e = solver_.add_flow(path, resources_.weights(), INFINITY);
@@ -260,8 +262,7 @@ void SolverTransport::reshare() {
       if (reshare_stamp_.size() <= static_cast<size_t>(e)) reshare_stamp_.resize(static_cast<size_t>(e) + 1, 0);
       if (reshare_stamp_[static_cast<size_t>(e)] == stamp) continue;
       reshare_stamp_[static_cast<size_t>(e)] = stamp;
-      resources_.arbitration_hops(solver_.path(e), user_hops_);
-      const double share = ports_->share(user_hops_);
+      const double share = ports_->share(entry_hops_[static_cast<size_t>(e)]);
       if (share == solver_.share(e)) continue;
       solver_.set_share(e, share);
       ++port_stats_.reshared;

@@ -113,16 +113,19 @@ class SolverTransport : public core::Transport {
   uint64_t settle_generation_ = 0;    // the latest re-balancing scheduled (earlier ones are void)
   double last_settle_ = -1e300;       // s: the last re-balancing
   core::EventCalendar calendar_;
-  core::IndexedHeap completions_;                 // each entry's earliest end, moved in place when its rate changes
-  std::vector<EntryState> entries_;               // by solver entry id
-  core::CallbackSlots callbacks_;                 // by flow id: what to call when the flow is delivered
-  std::vector<int> done_;                         // complete(): the flows ending together
-  std::vector<core::EntryId> joined_;             // entries that gained a flow since the last solve
-  std::unique_ptr<core::PortShares> ports_;       // network.port_fairness > 0
-  std::vector<core::PortShares::Hop> hops_;       // scratch: where a flow is arbitrated
-  std::vector<core::PortShares::Hop> user_hops_;  // reshare()'s, apart: flow() calls it between uses
-  std::vector<core::ResourceId> port_changed_;    // resources whose feeding ports moved
-  std::vector<uint64_t> reshare_stamp_;           // by entry id: == reshare_epoch_: looked at
+  core::IndexedHeap completions_;            // each entry's earliest end, moved in place when its rate changes
+  std::vector<EntryState> entries_;          // by solver entry id
+  core::CallbackSlots callbacks_;            // by flow id: what to call when the flow is delivered
+  std::vector<int> done_;                    // complete(): the flows ending together
+  std::vector<core::EntryId> joined_;        // entries that gained a flow since the last solve
+  std::unique_ptr<core::PortShares> ports_;  // network.port_fairness > 0
+  std::vector<core::PortShares::Hop> hops_;  // scratch: where a flow is arbitrated
+  // By entry id, for reshare(): its path's hops, kept because reshare() reads them for every entry a port
+  // change touches (recomputed from the path there, the 512-PE window-1 all-to-all ran 5% longer). Only
+  // flow()'s entries are read: a disk's path crosses no link or ejection, so reshare() never meets one.
+  std::vector<std::vector<core::PortShares::Hop>> entry_hops_;
+  std::vector<core::ResourceId> port_changed_;  // resources whose feeding ports moved
+  std::vector<uint64_t> reshare_stamp_;         // by entry id: == reshare_epoch_: looked at
   uint64_t reshare_epoch_ = 0;
   PortStats port_stats_;
   bool in_timer_ = false;
