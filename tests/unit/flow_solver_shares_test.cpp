@@ -182,12 +182,17 @@ testing::AssertionResult run_random_sequence(uint64_t seed) {
           solver.set_share(e, share);  // in place, as the fast transport does
         else
           solver.reroute(e, live[i].path, live[i].weights, share);
-        // A flow of the same path, weights, cap and share joins it (the key is scaled as add_flow scales it).
+        // A flow of the same path, weights, cap and share joins it, or another live entry of that same key
+        // (the key is scaled as add_flow scales it), rather than making an entry of its own.
         const EntryId again = solver.add_flow(live[i].path, live[i].weights, live[i].cap, share);
-        if (again != e)
+        bool same =
+            solver.multiplicity(again) >= 2 && solver.share(again) == share && solver.path(again) == live[i].path;
+        for (size_t j = 0; same && j < live[i].path.size(); ++j)
+          same = solver.weight(again, j) == (live[i].weights.empty() ? 1.0 : live[i].weights[j]);
+        if (!same)
           return testing::AssertionFailure() << "seed " << seed << " batch " << batch << ": a flow like entry " << e
                                              << " after its new share " << share << " made entry " << again;
-        live_entry.push_back(e);
+        live_entry.push_back(again);
         live.push_back(live[i]);
         continue;
       }

@@ -32,10 +32,9 @@ constexpr int kLinearFillLevels = 128;
 // When no check fails, the condition holds for every entry: the allocation is the max-min one. S only
 // grows, so this ends, at worst when F is a whole connected component, which is a full solve of it.
 
-size_t FlowSolver::path_hash(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap) {
-  size_t h = std::hash<double>()(cap);
+size_t FlowSolver::path_hash(const std::vector<ResourceId>& path, double given_cap) {
+  size_t h = std::hash<double>()(given_cap);
   for (ResourceId r : path) h = (h ^ static_cast<size_t>(r)) * 0x100000001b3ull;
-  for (double w : weights) h = (h ^ std::hash<double>()(w)) * 0x100000001b3ull;
   return h;
 }
 
@@ -204,7 +203,7 @@ EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vec
   const double given_cap = cap;
   cap /= share;
   ++flows_;
-  const size_t hash = path_hash(path, key, cap);
+  const size_t hash = path_hash(path, given_cap);
   const EntryId found = find_entry(path, key, cap, share, hash);
   if (found >= 0) {
     ++entries_[static_cast<size_t>(found)].count;
@@ -289,7 +288,7 @@ void FlowSolver::reroute(EntryId e, const std::vector<ResourceId>& path, const s
   unindex(e);
   en.path = path;
   en.weight = key;
-  en.hash = path_hash(path, key, en.cap);
+  en.hash = path_hash(path, en.given_cap);
   attach(e);
   by_path_.emplace(en.hash, e);
   mark_dirty(e);  // the resources it joins
@@ -310,7 +309,6 @@ void FlowSolver::set_share(EntryId e, double share) {
   Entry& en = entries_[static_cast<size_t>(e)];
   const std::vector<double>& key = checked_weights(en.path, en.given_weight, share);  // as add_flow scales them
   if (share == en.share) return;
-  unindex(e);
   en.rate = en.rate * en.share / share;  // the solve works in rate / share: the committed rate moves with it
   trial_[static_cast<size_t>(e)] = en.rate;
   en.share = share;
@@ -318,8 +316,6 @@ void FlowSolver::set_share(EntryId e, double share) {
   en.weight = key;
   for (size_t i = 0; i < en.path.size(); ++i)
     user_weight_[static_cast<size_t>(en.path[i])][static_cast<size_t>(en.slot[i])] = weight_of(en, i);
-  en.hash = path_hash(en.path, en.weight, en.cap);
-  by_path_.emplace(en.hash, e);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources
   mark_dirty(e);
 }

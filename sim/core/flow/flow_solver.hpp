@@ -171,13 +171,14 @@ class FlowSolver {
     std::vector<double> given_weight;
     double given_cap = kNoCap;
     int count = 0;
-    std::size_t hash = 0;  // path_hash(path, cap)
+    std::size_t hash = 0;  // path_hash(path, given_cap)
     int crowd_key = -1;    // set_crowd_key; -1: none (a stream per flow)
   };
   static double weight_of(const Entry& en, std::size_t i) { return en.weight.empty() ? 1.0 : en.weight[i]; }
   static std::vector<double> as_given(const std::vector<double>& weights);  // Entry::given_weight's form
-  // Entries by the hash of (path, weights, cap); a hash's few entries are compared in full (no key copies).
-  static std::size_t path_hash(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap);
+  // Entries by the hash of (path, cap as given); a hash's few entries are compared in full, weights and
+  // share included (no key copies). A new share leaves the hash as it is, so set_share need not re-index.
+  static std::size_t path_hash(const std::vector<ResourceId>& path, double given_cap);
   EntryId find_entry(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap, double share,
                      std::size_t hash) const;
 
