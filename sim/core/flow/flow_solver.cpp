@@ -116,10 +116,11 @@ void FlowSolver::apply_crowding(ResourceId r) {
   capacity_[i] = base_capacity_[i] / (1 + crowding_[i] * std::max(0.0, streams - 1));
 }
 
-void FlowSolver::mark_dirty(EntryId e) {
+void FlowSolver::mark_dirty(EntryId e, bool users_changed) {
   for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
     Scratch& s = scratch_[static_cast<size_t>(r)];
-    s.committed_valid = false;  // its users or their multiplicities change
+    s.committed_valid = false;  // its users, their multiplicities or their shares change
+    s.recount = s.recount || users_changed;
     if (!s.dirty) {
       s.dirty = true;
       dirty_resources_.push_back(r);
@@ -317,7 +318,7 @@ void FlowSolver::set_share(EntryId e, double share) {
   for (size_t i = 0; i < en.path.size(); ++i)
     user_weight_[static_cast<size_t>(en.path[i])][static_cast<size_t>(en.slot[i])] = weight_of(en, i);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources
-  mark_dirty(e);
+  mark_dirty(e, false);       // a share moves no stream: crowded capacities stay as counted
 }
 
 const FlowSolver::Scratch& FlowSolver::committed(ResourceId r) const {
@@ -624,7 +625,9 @@ const std::vector<EntryId>& FlowSolver::solve_rounds(bool local) {
   S.clear();
   const uint64_t in_s = ++s_epoch_;
   for (ResourceId r : dirty_resources_) {
-    if (any_crowding_ && crowding_[static_cast<size_t>(r)] > 0) apply_crowding(r);
+    if (any_crowding_ && crowding_[static_cast<size_t>(r)] > 0 && scratch_[static_cast<size_t>(r)].recount)
+      apply_crowding(r);
+    scratch_[static_cast<size_t>(r)].recount = false;
     scratch_[static_cast<size_t>(r)].dirty = false;
     scratch_[static_cast<size_t>(r)].s_stamp = in_s;
     S.push_back(r);

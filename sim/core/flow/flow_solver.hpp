@@ -186,7 +186,9 @@ class FlowSolver {
   const std::vector<double>& checked_weights(const std::vector<ResourceId>& path, const std::vector<double>& weights,
                                              double share = 1) const;
   mutable std::vector<double> scaled_;  // checked_weights: weights times a share
-  void mark_dirty(EntryId e);
+  // e's resources are re-solved at the next solve; `users_changed` false (a new share only): their
+  // streams are as they were, so crowded capacities need not be counted again.
+  void mark_dirty(EntryId e, bool users_changed = true);
   void unindex(EntryId e);  // drops e from by_path_
   void attach(EntryId e);
   void detach(EntryId e);
@@ -218,6 +220,7 @@ class FlowSolver {
   // Marks are epoch stamps (64-bit: they never wrap), so no clearing pass is needed.
   struct Scratch {
     bool dirty = false;            // its users changed since the last solve
+    bool recount = false;          // its users or their multiplicities changed: crowding counted again
     bool deferred = false;         // in deferred_resources_
     uint64_t s_stamp = 0;          // in the re-solved set S of the current solve
     uint64_t fill_stamp = 0;       // remaining / active set up for the current fill
