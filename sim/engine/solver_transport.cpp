@@ -236,14 +236,12 @@ void SolverTransport::complete(core::EntryId e, double now) {
   s.progress = std::max(s.progress, s.flows.front().target);
   std::vector<int>& done = done_;  // complete() does not re-enter: callbacks only start flows
   done.clear();
+  if (ports_) resources_.arbitration_hops(solver_.path(e), hops_);  // its path's ports (none for a disk's)
   while (!s.flows.empty() && s.flows.front().target <= s.progress) {
     done.push_back(s.flows.front().flow);
     std::pop_heap(s.flows.begin(), s.flows.end(), std::greater<>());
     s.flows.pop_back();
-    if (ports_) {  // its path's ports (none for a disk's), read while the entry lives
-      resources_.arbitration_hops(solver_.path(e), hops_);
-      ports_->remove(hops_, port_changed_);
-    }
+    if (ports_) ports_->remove(hops_, port_changed_);
     solver_.remove_flow(e);
   }
   if (ports_) reshare();

@@ -308,8 +308,8 @@ void FlowSolver::set_share(EntryId e, double share) {
   if (e < 0 || e >= entry_bound() || !alive(e))
     throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to give a share");
   Entry& en = entries_[static_cast<size_t>(e)];
-  const std::vector<double>& key = checked_weights(en.path, en.given_weight, share);  // as add_flow scales them
   if (share == en.share) return;
+  const std::vector<double>& key = checked_weights(en.path, en.given_weight, share);  // as add_flow scales them
   en.rate = en.rate * en.share / share;  // the solve works in rate / share: the committed rate moves with it
   trial_[static_cast<size_t>(e)] = en.rate;
   en.share = share;
