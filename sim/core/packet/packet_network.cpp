@@ -98,6 +98,14 @@ int PacketNetwork::add_pacer(double bytes_per_cycle) {
   return static_cast<int>(pacers_.size()) - 1;
 }
 
+double PacketNetwork::paced_ready(const Message& m) const {
+  if (m.pacer < 0) return 0;
+  const Pacer& p = pacers_[static_cast<size_t>(m.pacer)];
+  // The PE starts on it no earlier than the cycle it was given (an idle PE has saved up nothing).
+  const double start = std::max(p.next, static_cast<double>(m.arrived));
+  return start + std::min(m.bytes_left, static_cast<double>(config_.payload_bytes())) / p.bytes_per_cycle;
+}
+
 int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int network) {
   const int id = messages_.take();
   const int64_t packets = config_.packets_for(bytes);
@@ -119,17 +127,17 @@ int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int ne
 
 uint64_t PacketNetwork::next_busy_cycle() const {
   if (!active_routers_.empty() || pending_events_ > 0) return now_;
-  uint64_t next = std::numeric_limits<uint64_t>::max();
+  // A source's wait is the first cycle its inject() may do anything, found when it last looked (then
+  // exact) and cleared by a new message or credit: it never falls later than the truth (a pacer's next
+  // issue only moves on), so at worst a cycle is stepped in which nothing moves, which changes nothing
+  // but the clock. Walking the waiting messages instead costs their number per call (a burst of puts
+  // issued at one instant would walk the queue once per put).
+  uint64_t next = kNever;
   for (int node : active_sources_) {
-    const Source& s = sources_[static_cast<size_t>(node)];
-    if (s.packet >= 0) return now_;
-    for (int i = 0, m = s.first; i < s.waiting; ++i, m = messages_[m].next) {
-      // The earliest a waiting message may inject (stops at the first ready).
-      const int pacer = messages_[m].pacer;
-      const double ready = pacer < 0 ? 0 : pacers_[static_cast<size_t>(pacer)].next;
-      if (ready <= static_cast<double>(now_)) return now_;
-      next = std::min(next, static_cast<uint64_t>(std::ceil(ready)));
-    }
+    if (sources_[static_cast<size_t>(node)].packet >= 0) return now_;
+    const uint64_t wait = source_wait_[static_cast<size_t>(node)];
+    if (wait <= now_) return now_;
+    next = std::min(next, wait);
   }
   return next;
 }
@@ -364,8 +372,8 @@ void PacketNetwork::inject(int node) {
         earliest = std::min(earliest, m.arrived + 1);
         continue;
       }
-      if (m.pacer >= 0 && pacers_[static_cast<size_t>(m.pacer)].next > static_cast<double>(now_)) {
-        earliest = std::min(earliest, static_cast<uint64_t>(std::ceil(pacers_[static_cast<size_t>(m.pacer)].next)));
+      if (const double ready = paced_ready(m); ready > static_cast<double>(now_)) {
+        earliest = std::min(earliest, static_cast<uint64_t>(std::ceil(ready)));
         continue;
       }
       chosen = at;
@@ -401,15 +409,16 @@ void PacketNetwork::inject(int node) {
     made.route.network = static_cast<uint8_t>(m.network);
     routing_.start(node, made.route, coin_);
     ++stats_.packets_made;
-    m.bytes_left -= payload;
     if (m.pacer >= 0) {
-      Pacer& p = pacers_[static_cast<size_t>(m.pacer)];
-      // The PE's issue time of this packet: its ready time if it went in the first cycle it could
-      // (kept to the fraction of a cycle, so a backlogged PE keeps its exact rate, not a whole number of
-      // cycles a packet), else now (it waited for something else, and a PE does not save up its rate).
-      const double issued = p.next > static_cast<double>(now_) - 1 ? p.next : static_cast<double>(now_);
-      p.next = issued + payload / p.bytes_per_cycle;
+      // Its PE starts on the next payload when this one's was issued if the packet went in the first cycle
+      // it could (kept to the fraction of a cycle, so a backlogged PE keeps its exact rate, not a whole
+      // number of cycles a packet), else now (it waited for something else, and a PE does not save up its
+      // rate). Read before bytes_left moves: paced_ready() is of the payload just packed.
+      const double ready = paced_ready(m);
+      pacers_[static_cast<size_t>(m.pacer)].next =
+          ready > static_cast<double>(now_) - 1 ? ready : static_cast<double>(now_);
     }
+    m.bytes_left -= payload;
     // Next time, the message after this one (after the newest, the oldest).
     s.turn = m.next == s.first ? -1 : m.next;
     if (--m.to_make == 0) dequeue(s, chosen);

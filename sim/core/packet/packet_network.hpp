@@ -147,8 +147,12 @@ class PacketNetwork {
   };
   struct Pacer {
     double bytes_per_cycle;
-    double next = 0;  // the first cycle it may inject again
+    double next = 0;  // the cycle (fractional) its PE may start issuing the next packet's payload
   };
+  // The cycle (fractional) message m's next packet has its payload issued by its PE and may enter: a
+  // packet leaves once its last byte is issued, so a message of n packets' last leaves n payloads'
+  // issue times after its PE starts on it, as a flow's last byte does (0 for an unpaced message).
+  double paced_ready(const Message& m) const;
   struct Source {  // a node's injection side
     // The messages with packets to make, round-robin, in the order given: a ring linked through
     // Message::next and prev (thousands may wait, and one leaves from anywhere in it).
