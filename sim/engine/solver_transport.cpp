@@ -255,9 +255,10 @@ void SolverTransport::reshare() {
   if (port_changed_.empty()) return;
   port_stats_.port_changes += port_changed_.size();
   const uint64_t stamp = ++reshare_epoch_;
+  if (reshare_stamp_.size() < static_cast<size_t>(solver_.entry_bound()))
+    reshare_stamp_.resize(static_cast<size_t>(solver_.entry_bound()), 0);
   for (core::ResourceId r : port_changed_)
     for (core::EntryId e : solver_.users(r)) {  // each entry once, in the order first met
-      if (reshare_stamp_.size() <= static_cast<size_t>(e)) reshare_stamp_.resize(static_cast<size_t>(e) + 1, 0);
       if (reshare_stamp_[static_cast<size_t>(e)] == stamp) continue;
       reshare_stamp_[static_cast<size_t>(e)] = stamp;
       const double share = ports_->share(entry_hops_[static_cast<size_t>(e)]);

@@ -309,12 +309,21 @@ void FlowSolver::set_share(EntryId e, double share) {
     throw std::out_of_range("FlowSolver: no live entry " + std::to_string(e) + " to give a share");
   Entry& en = entries_[static_cast<size_t>(e)];
   if (share == en.share) return;
-  const std::vector<double>& key = checked_weights(en.path, en.given_weight, share);  // as add_flow scales them
+  if (!(share > 0) || !std::isfinite(share))
+    throw std::invalid_argument("FlowSolver: a share must be positive and finite (got " + std::to_string(share) + ")");
   en.rate = en.rate * en.share / share;  // the solve works in rate / share: the committed rate moves with it
   trial_[static_cast<size_t>(e)] = en.rate;
   en.share = share;
   en.cap = en.given_cap / share;
-  en.weight = key;
+  // The weights as add_flow scales them (checked_weights), in place: the path and the given weights were
+  // checked when the entry was made, and this runs for every share a port count moves.
+  if (share == 1.0 && en.given_weight.empty()) {
+    en.weight.clear();
+  } else {
+    en.weight.resize(en.path.size());
+    for (size_t i = 0; i < en.path.size(); ++i)
+      en.weight[i] = (en.given_weight.empty() ? 1.0 : en.given_weight[i]) * share;
+  }
   for (size_t i = 0; i < en.path.size(); ++i)
     user_weight_[static_cast<size_t>(en.path[i])][static_cast<size_t>(en.slot[i])] = weight_of(en, i);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources

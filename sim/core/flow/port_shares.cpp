@@ -17,7 +17,7 @@ PortShares::PortShares(int resources, double fairness)
 void PortShares::add(const std::vector<Hop>& hops, std::vector<ResourceId>& changed) {
   for (const auto& [r, port] : hops) {
     if (port < 0 || port >= kPorts) throw std::out_of_range("PortShares: no input port " + std::to_string(port));
-    if (flows_.at(static_cast<size_t>(r))[static_cast<size_t>(port)]++ == 0) {
+    if (flows_[static_cast<size_t>(r)][static_cast<size_t>(port)]++ == 0) {
       ++ports_[static_cast<size_t>(r)];
       changed.push_back(r);
     }
@@ -26,7 +26,8 @@ void PortShares::add(const std::vector<Hop>& hops, std::vector<ResourceId>& chan
 
 void PortShares::remove(const std::vector<Hop>& hops, std::vector<ResourceId>& changed) {
   for (const auto& [r, port] : hops) {
-    int32_t& n = flows_.at(static_cast<size_t>(r)).at(static_cast<size_t>(port));
+    if (port < 0 || port >= kPorts) throw std::out_of_range("PortShares: no input port " + std::to_string(port));
+    int32_t& n = flows_[static_cast<size_t>(r)][static_cast<size_t>(port)];
     if (n <= 0) throw std::logic_error("PortShares: a flow removed from resource " + std::to_string(r) + " twice");
     if (--n == 0) {
       --ports_[static_cast<size_t>(r)];
