@@ -151,6 +151,13 @@ TEST(PacketNetwork, SkippingIdleCyclesGivesTheCyclesOfSteppingEveryOne) {
     const int slow = net.add_pacer(0.2), shared = net.add_pacer(0.45);
     std::vector<uint64_t> at;
     steps = 0;
+    auto step_at = [&](uint64_t next) {
+      net.skip_to(next);
+      const uint64_t cycle = net.now();
+      net.step();
+      ++steps;
+      for (int m : net.delivered()) at.push_back(cycle * 1000 + static_cast<uint64_t>(m));
+    };
     for (uint64_t given = 0; given < 4000; given += 397) {
       net.skip_to(std::max(net.now(), given));
       for (int src = 0; src < 6; ++src)
@@ -159,20 +166,10 @@ TEST(PacketNetwork, SkippingIdleCyclesGivesTheCyclesOfSteppingEveryOne) {
       while (net.now() < until) {
         const uint64_t next = skip ? net.next_busy_cycle() : net.now();
         if (next >= until) break;
-        net.skip_to(next);
-        const uint64_t cycle = net.now();
-        net.step();
-        ++steps;
-        for (int m : net.delivered()) at.push_back(cycle * 1000 + static_cast<uint64_t>(m));
+        step_at(next);
       }
     }
-    while (net.next_busy_cycle() != UINT64_MAX) {
-      net.skip_to(skip ? net.next_busy_cycle() : net.now());
-      const uint64_t cycle = net.now();
-      net.step();
-      ++steps;
-      for (int m : net.delivered()) at.push_back(cycle * 1000 + static_cast<uint64_t>(m));
-    }
+    while (net.next_busy_cycle() != UINT64_MAX) step_at(skip ? net.next_busy_cycle() : net.now());
     return at;
   };
   uint64_t skipping = 0, every = 0;

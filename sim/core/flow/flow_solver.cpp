@@ -187,9 +187,13 @@ const std::vector<double>& FlowSolver::checked_weights(const std::vector<Resourc
   static const std::vector<double> kUnit;
   if (unit) return kUnit;
   if (share == 1.0) return weights;
-  scaled_.assign(path.size(), share);  // the solve's weights: each times the share (see Shares)
-  for (size_t i = 0; i < weights.size(); ++i) scaled_[i] = weights[i] * share;
+  scale_weights(weights, path.size(), share, scaled_);
   return scaled_;
+}
+
+void FlowSolver::scale_weights(const std::vector<double>& given, size_t n, double share, std::vector<double>& out) {
+  out.assign(n, share);  // the solve's weights: each times the share (see Shares)
+  for (size_t i = 0; i < given.size(); ++i) out[i] = given[i] * share;
 }
 
 EntryId FlowSolver::add_flow(const std::vector<ResourceId>& path, const std::vector<double>& weights, double cap) {
@@ -315,15 +319,12 @@ void FlowSolver::set_share(EntryId e, double share) {
   trial_[static_cast<size_t>(e)] = en.rate;
   en.share = share;
   en.cap = en.given_cap / share;
-  // The weights as add_flow scales them (checked_weights), in place: the path and the given weights were
-  // checked when the entry was made, and this runs for every share a port count moves.
-  if (share == 1.0 && en.given_weight.empty()) {
+  // The weights as add_flow scales them, in place: the path and the given weights were checked when the
+  // entry was made (checked_weights), and this runs for every share a port count moves.
+  if (share == 1.0 && en.given_weight.empty())
     en.weight.clear();
-  } else {
-    en.weight.resize(en.path.size());
-    for (size_t i = 0; i < en.path.size(); ++i)
-      en.weight[i] = (en.given_weight.empty() ? 1.0 : en.given_weight[i]) * share;
-  }
+  else
+    scale_weights(en.given_weight, en.path.size(), share, en.weight);
   for (size_t i = 0; i < en.path.size(); ++i)
     user_weight_[static_cast<size_t>(en.path[i])][static_cast<size_t>(en.slot[i])] = weight_of(en, i);
   set_bottleneck(e, kAtCap);  // re-solved and re-checked at the next solve: it crosses dirty resources

@@ -186,6 +186,8 @@ class FlowSolver {
   const std::vector<double>& checked_weights(const std::vector<ResourceId>& path, const std::vector<double>& weights,
                                              double share = 1) const;
   mutable std::vector<double> scaled_;  // checked_weights: weights times a share
+  // out = each of `given` (1 each when empty) times `share`, for a path of n resources.
+  static void scale_weights(const std::vector<double>& given, std::size_t n, double share, std::vector<double>& out);
   // e's resources are re-solved at the next solve; `users_changed` false (a new share only): their
   // streams are as they were, so crowded capacities need not be counted again.
   void mark_dirty(EntryId e, bool users_changed = true);

@@ -364,6 +364,7 @@ void PacketNetwork::inject(int node) {
     // A new packet: the next message (round-robin) that may inject, on a free VC with room.
     int chosen = -1;
     bool first_tried = false;
+    double chosen_ready = 0;     // its payload's issue time (paced_ready)
     uint64_t earliest = kNever;  // when none may: the first cycle one may
     for (int tried = 0, at = s.turn < 0 ? s.first : s.turn; tried < s.waiting && chosen < 0;
          ++tried, at = messages_[at].next) {
@@ -372,11 +373,13 @@ void PacketNetwork::inject(int node) {
         earliest = std::min(earliest, m.arrived + 1);
         continue;
       }
-      if (const double ready = paced_ready(m); ready > static_cast<double>(now_)) {
+      const double ready = paced_ready(m);
+      if (ready > static_cast<double>(now_)) {
         earliest = std::min(earliest, static_cast<uint64_t>(std::ceil(ready)));
         continue;
       }
       chosen = at;
+      chosen_ready = ready;
       first_tried = tried == 0;
     }
     if (chosen < 0) {
@@ -413,10 +416,9 @@ void PacketNetwork::inject(int node) {
       // Its PE starts on the next payload when this one's was issued if the packet went in the first cycle
       // it could (kept to the fraction of a cycle, so a backlogged PE keeps its exact rate, not a whole
       // number of cycles a packet), else now (it waited for something else, and a PE does not save up its
-      // rate). Read before bytes_left moves: paced_ready() is of the payload just packed.
-      const double ready = paced_ready(m);
+      // rate). chosen_ready is of the payload just packed (nothing has moved since the walk found it).
       pacers_[static_cast<size_t>(m.pacer)].next =
-          ready > static_cast<double>(now_) - 1 ? ready : static_cast<double>(now_);
+          chosen_ready > static_cast<double>(now_) - 1 ? chosen_ready : static_cast<double>(now_);
     }
     m.bytes_left -= payload;
     // Next time, the message after this one (after the newest, the oldest).
