@@ -7,7 +7,7 @@
 # test true. The ranges of `uncertainty:` (the file's last section) are dropped:
 # they hold the MPI values, not PSTSWM's.
 set -eu
-overhead=$(sed -n 's/^ *message_overhead: *//p' "$1")
+overhead=$(sed -n 's/^ *message_overhead: *//p' "$1" | head -n 1)  # the profile's (its packet_driver's comes after)
 [ -n "$overhead" ] || { echo "$1: no message_overhead" >&2; exit 1; }
 sed -e "s|^\( *\)mpi_send_overhead: [^{].*|\1mpi_send_overhead: $overhead|" \
     -e "s|^\( *\)mpi_recv_overhead: [^{].*|\1mpi_recv_overhead: 0us|" \

@@ -137,9 +137,12 @@ struct SuiteSpec {
   std::vector<ToleranceRule> tolerances;
   std::vector<ToleranceException> exceptions;
   std::vector<OrderingSpec> orderings;
-  double median_rel_error = 0;           // target for the suite's median |relative error|
-  double fit_min_bytes = 0;              // calibrate fits only cases with at least this many bytes
-  std::vector<std::string> fit_params;   // profile parameters calibrate fits (at most kMaxFitParams)
+  double median_rel_error = 0;          // target for the suite's median |relative error|
+  double fit_min_bytes = 0;             // calibrate fits only cases with at least this many bytes
+  std::vector<std::string> fit_params;  // profile parameters calibrate fits (at most kMaxFitParams)
+  // Of fit_params, those `calibrate --driver packet` fits again with every run under the packet driver
+  // (written to the profile's packet_driver); the others keep their flow fit's values there.
+  std::vector<std::string> packet_fit_params;
   std::vector<std::string> fit_metrics;  // metric ids calibrate fits (empty: all)
   // Runs as conditions: variables every run sets, a background job on the rows `background_where`
   // selects, the column naming each row in case ids, variables fitted by calibrate and their values.

@@ -15,6 +15,7 @@
 #include "sim/core/machine/machine_params.hpp"
 #include "sim/core/machine/param_ranges.hpp"
 #include "sim/fitting/network_fit.hpp"
+#include "sim/fitting/packet_profile_fit.hpp"
 #include "sim/fitting/variable_fit.hpp"
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/files/input_error.hpp"
@@ -168,6 +169,74 @@ int calibrate_network(const calib::SuiteSpec& suite, const CalibrateArgs& a) {
   return mismatches;
 }
 
+// The cases a suite fits its profiles to (fit_metrics, fit_min_bytes; only `profile` when given), by profile.
+std::map<std::string, std::vector<calib::MeasuredCase>> fitted_cases_by_profile(const calib::SuiteSpec& suite,
+                                                                                const std::string& profile) {
+  std::map<std::string, std::vector<calib::MeasuredCase>> by_profile;
+  for (const auto& c : io::load_suite_cases(suite)) {
+    const bool metric_fitted =
+        suite.fit_metrics.empty() ||
+        std::find(suite.fit_metrics.begin(), suite.fit_metrics.end(), c.metric) != suite.fit_metrics.end();
+    if ((profile.empty() || c.run.profile == profile) && c.bytes >= suite.fit_min_bytes && metric_fitted)
+      by_profile[c.run.profile].push_back(c);
+  }
+  return by_profile;
+}
+
+// A suite's packet_fit_params fitted again under the packet driver (fitting/packet_profile_fit.hpp),
+// from the profile's values under flows, written to the profile's packet_driver. Returns the values
+// that differ from the file's.
+int calibrate_under_packets(const calib::SuiteSpec& suite, const CalibrateArgs& a) {
+  const core::MachineSpec machine = io::load_machine(suite.machine_path);
+  const auto by_profile = fitted_cases_by_profile(suite, a.profile);
+  int mismatches = 0;
+  std::vector<io::ScalarEdit> edits;
+  std::cout << fmt::format("suite {}: fitting {} ({}) under the packet driver\n", suite.id, suite.machine_path,
+                           fmt::join(suite.packet_fit_params, ", "));
+  for (const auto& [profile, fit_cases] : by_profile) {
+    const core::SoftwareProfile* flows = machine.find_profile(profile);
+    const std::string base = "software.profiles." + profile + ".packet_driver";
+    const auto own = machine.packet_driver.find(profile);
+    if (!flows || own == machine.packet_driver.end())
+      throw io::InputError({suite.machine_path, 0, 0}, base,
+                           "is missing: add 'packet_driver: {" + suite.packet_fit_params.front() +
+                               ": VALUE, ..., fit: {suite: " + suite.id +
+                               ", points: 0, rms_rel_error: 0, max_rel_error: 0}}' under the profile, then calibrate "
+                               "again");
+    std::map<std::string, double> start;
+    for (const auto& key : suite.packet_fit_params) start[key] = value_in(*flows, key);
+    const fitting::PacketProfileFit fit = fitting::fit_profile_under_packets(suite, fit_cases, profile, start);
+    std::cout << fmt::format(
+        "  profile {:<10} points {:>2}  rms rel err {:.4f}  max rel err {:.4f}  ({} evaluations)\n", profile,
+        fit.points, fit.rms_rel_error, fit.max_rel_error, fit.evaluations);
+    for (const auto& [key, value] : fit.params) {
+      const auto in_file = own->second.values.find(key);
+      const double file_value = in_file == own->second.values.end() ? NAN : in_file->second;
+      const bool same = std::fabs(file_value / value - 1.0) <= kCheckTolerance;
+      if (!same) ++mismatches;
+      std::cout << fmt::format("    {:<18} {:>16}   (under flows: {}; file: {}{})\n", key,
+                               core::format_quantity(value, quantity_of(key)),
+                               core::format_quantity(start.at(key), quantity_of(key)),
+                               core::format_quantity(file_value, quantity_of(key)), same ? "" : ", differs");
+      edits.push_back({base + "." + key, core::format_quantity(value, quantity_of(key))});
+    }
+    for (const auto& r : fit.results)
+      std::cout << fmt::format("    residual {:<56} {:>+8.2f}%\n", r.measured.id.substr(suite.id.size() + 1),
+                               r.rel_error * 100);
+    calib::FitResult record;
+    record.points = fit.points;
+    record.rms_rel_error = fit.rms_rel_error;
+    record.max_rel_error = fit.max_rel_error;
+    edits.push_back({base + ".fit", fit_text(suite.id, record, 0, {}), true});
+  }
+  if (!a.dry_run && !a.check) {
+    const std::string text = io::read_whole_file(suite.machine_path);
+    io::write_file_atomically(suite.machine_path, io::splice_scalars(suite.machine_path, text, edits));
+    std::cout << "  written to " << suite.machine_path << "\n";
+  }
+  return mismatches;
+}
+
 }  // namespace
 
 int cmd_calibrate(const CalibrateArgs& a) {
@@ -179,6 +248,14 @@ int cmd_calibrate(const CalibrateArgs& a) {
     found = true;
     if (!suite.peer.empty()) {  // a peer's figures check a configuration of ours: nothing to fit
       std::cout << fmt::format("suite {}: {}'s figures, checked by validate, never fitted\n", suite.id, suite.peer);
+      continue;
+    }
+    if (!a.driver.empty()) {  // --driver packet: the profile fits again under that driver, nothing else
+      if (suite.packet_fit_params.empty()) {
+        std::cout << fmt::format("suite {}: no packet_fit_params, nothing to fit under the packet driver\n", suite.id);
+        continue;
+      }
+      mismatches += calibrate_under_packets(suite, a);
       continue;
     }
     if (a.record) {  // another model's figures made again, not a fit
@@ -231,14 +308,7 @@ int cmd_calibrate(const CalibrateArgs& a) {
       if (suite.fit_params.empty()) continue;
     }
     const core::MachineSpec machine = io::load_machine(suite.machine_path);
-    std::map<std::string, std::vector<calib::MeasuredCase>> by_profile;
-    for (const auto& c : io::load_suite_cases(suite)) {
-      const bool metric_fitted =
-          suite.fit_metrics.empty() ||
-          std::find(suite.fit_metrics.begin(), suite.fit_metrics.end(), c.metric) != suite.fit_metrics.end();
-      if ((a.profile.empty() || c.run.profile == a.profile) && c.bytes >= suite.fit_min_bytes && metric_fitted)
-        by_profile[c.run.profile].push_back(c);
-    }
+    const auto by_profile = fitted_cases_by_profile(suite, a.profile);
     std::vector<io::ScalarEdit> edits;
     std::cout << fmt::format("suite {}: fitting {} ({})\n", suite.id, suite.machine_path,
                              fmt::join(suite.fit_params, ", "));

@@ -4,6 +4,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/core/machine/machine_params.hpp"
+#include "sim/core/machine/param_ranges.hpp"
 #include "sim/io/files/input_error.hpp"
 #include "sim/io/machine/machine_loader.hpp"
 #include "sim/io/trace/shmem/shmem_trace_reader.hpp"
@@ -63,6 +64,15 @@ void print_machine_values(const std::string& file, const std::vector<std::pair<s
   for (const auto& p : m.profiles)
     for (const auto& d : core::profile_params())
       line("software.profiles." + p.name + "." + d.key, d.get(p), d.quantity);
+  for (const auto& [profile, own] : m.packet_driver)
+    for (const auto& [key, value] : own.values) {
+      const std::string path = "software.profiles." + profile + "." + key;
+      std::cout << fmt::format(
+          "  {:<44} {:>14} {:>26}  under --driver packet: fitted there to {} ({} rows, rms {:.4f})\n",
+          "software.profiles." + profile + ".packet_driver." + key,
+          core::format_quantity(value, *core::param_quantity(path)), "-", own.fit.suite, own.fit.points,
+          own.fit.rms_rel_error);
+    }
   std::cout
       << "\nA '-' range: the value is taken as exact (a measured or structural figure, or not yet given a range).\n"
       << "A value set over its base's (by a derived machine file or --param) has only the range its setter gives.\n";

@@ -46,6 +46,7 @@ std::vector<std::string> all_param_paths(const core::MachineSpec& m) {
 
 // Applies --param PATH=VALUE overrides: the value in the parameter's units, range-checked as in a file.
 void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
+  if (a.driver == "packet") core::use_packet_driver_values(m);  // the profile's packet fit, under --param
   for (const auto& [path, text] : a.params) {
     if (core::is_enum_param(path)) {  // a named value (network.switch_hold=packet)
       if (!core::set_enum_param(m, path, text))

@@ -63,6 +63,7 @@ struct CalibrateArgs {
   bool record = false;       // write the figures of suites with a record_driver instead of fitting
   bool model_error = false;  // network fits: also each row alone, their spread as the parameter's range
   int bootstrap = 0;         // > 0: also refit on this many resamples of the rows and write the 5-95% ranges
+  std::string driver;        // "packet": the suites' packet_fit_params, fitted under the packet driver
 };
 int cmd_calibrate(const CalibrateArgs& a);
 

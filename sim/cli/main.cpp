@@ -350,18 +350,27 @@ int main(int argc, char** argv) {
   cal_cmd->add_option("--profile", cal.profile, "only this profile");
   cal_cmd->add_flag("--dry-run", cal.dry_run, "print the fit, write nothing");
   auto* cal_check = cal_cmd->add_flag("--check", cal.check, "refit and exit 1 if the machine file's values differ");
-  cal_cmd
-      ->add_flag("--record", cal.record,
-                 "a suite of another model's figures (record_driver): run its rows under that driver and write the "
-                 "figures into its CSV instead of fitting")
-      ->excludes(cal_check);
+  auto* cal_record =
+      cal_cmd
+          ->add_flag("--record", cal.record,
+                     "a suite of another model's figures (record_driver): run its rows under that driver and write the "
+                     "figures into its CSV instead of fitting")
+          ->excludes(cal_check);
   cal_cmd->add_flag("--model-error", cal.model_error,
                     "a suite that fits network parameters: also fit each row alone and write the spread of their "
                     "values as the parameter's range (uncertainty), the model-form error --uncertainty carries");
+  auto* cal_bootstrap =
+      cal_cmd
+          ->add_option("--bootstrap", cal.bootstrap,
+                       "also refit on N residual-bootstrap data sets and write each value's 5-95% range (fit.range)")
+          ->check(CLI::Range(2, 100000));
   cal_cmd
-      ->add_option("--bootstrap", cal.bootstrap,
-                   "also refit on N residual-bootstrap data sets and write each value's 5-95% range (fit.range)")
-      ->check(CLI::Range(2, 100000));
+      ->add_option("--driver", cal.driver,
+                   "packet: fit the suites' packet_fit_params again with every run under the packet driver and "
+                   "write them to the profile's packet_driver (minutes: each evaluation is the suite's runs)")
+      ->check(CLI::IsMember({"packet"}))
+      ->excludes(cal_bootstrap)
+      ->excludes(cal_record);
 
   SweepArgs sweep;
   auto* sweep_cmd = app.add_subcommand("sweep", "Run a what-if study: machines x PEs x placements x workloads x sizes");

@@ -84,7 +84,8 @@ protocol::Band band(const std::vector<double>& v) {
 }  // namespace
 
 int cmd_run_uncertainty(const protocol::RunRequest& a) {
-  const core::MachineSpec machine = io::load_machine(a.machine);
+  core::MachineSpec machine = io::load_machine(a.machine);
+  if (a.driver == "packet") core::use_packet_driver_values(machine);  // their ranges, not the flow fit's
   const std::vector<core::RangedParam> params = params_of(a, machine);
   const auto samples = core::latin_hypercube(params, a.uncertainty, a.seed);
   std::vector<Setting> settings(1);  // the nominal run first
@@ -139,7 +140,8 @@ int cmd_run_uncertainty(const protocol::RunRequest& a) {
 int cmd_sensitivity(const SensitivityArgs& a) {
   if (a.figure != "makespan" && a.figure != "pe_bandwidth")
     throw io::InputError({"--figure", 0, 0}, "", "must be makespan or pe_bandwidth", "'" + a.figure + "'");
-  const core::MachineSpec machine = io::load_machine(a.run.machine);
+  core::MachineSpec machine = io::load_machine(a.run.machine);
+  if (a.run.driver == "packet") core::use_packet_driver_values(machine);
   const std::vector<core::RangedParam> params = params_of(a.run, machine);
   std::vector<Setting> settings(1);
   for (const auto& p : params) {

@@ -116,6 +116,12 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"record_driver_unknown",
                       "record_driver_unknown.yaml:15:20: suites.test-suite.record_driver: must be fast, reference or "
                       "packet \\(got 'packets'\\)"},
+        RejectionCase{"packet_fit_params_without_fit_params",
+                      "packet_fit_params_without_fit_params.yaml:16:5: suites.test-suite.packet_fit_params: goes with "
+                      "fit_params"},
+        RejectionCase{"packet_fit_params_not_fitted",
+                      "packet_fit_params_not_fitted.yaml:17:[0-9]+: suites.test-suite.packet_fit_params: not one of "
+                      "fit_params calibrate can fit.*\\(got 'message_overhead'\\)"},
         RejectionCase{"fit_where_without_fit_network",
                       "suites.test-suite.fit_where: goes with fit_network \\(the rows the network parameters are "
                       "fitted to\\)"},

@@ -2,6 +2,7 @@
 
 #include "rejection_case.hpp"
 #include "sim/core/machine/machine_params.hpp"
+#include "sim/core/machine/param_ranges.hpp"
 #include "sim/io/machine/machine_loader.hpp"
 
 using t3sim::io::load_machine;
@@ -155,6 +156,26 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"uncertainty_profile_unknown", ":33:5: uncertainty.profiles.fast: names no profile"},
         RejectionCase{"uncertainty_on_fitted_value",
                       ":35:7: uncertainty.profiles.base.put_bandwidth: is calibrated: its range comes from the fit"},
+        RejectionCase{
+            "packet_driver_unknown_key",
+            "packet_driver_unknown_key.yaml:27:9: software.profiles.base.packet_driver.call_overhed: names no "
+            "calibrated parameter of a profile .*; did you mean 'call_overhead'\\?"},
+        RejectionCase{"packet_driver_not_calibrated",
+                      "packet_driver_not_calibrated.yaml:27:9: software.profiles.base.packet_driver.barrier_latency: "
+                      "names no calibrated parameter"},
+        RejectionCase{"packet_driver_value_negative",
+                      "packet_driver_value_negative.yaml:27:24: software.profiles.base.packet_driver.call_overhead: "
+                      "must be .*\\(got '-1us'\\)"},
+        RejectionCase{"packet_driver_fit_missing",
+                      "packet_driver_fit_missing.yaml:[0-9]+:[0-9]+: software.profiles.base.packet_driver.fit: is "
+                      "missing: the packet driver's values come from `t3sim calibrate --driver packet`"},
+        RejectionCase{
+            "packet_driver_no_value",
+            "packet_driver_no_value.yaml:[0-9]+:[0-9]+: software.profiles.base.packet_driver: gives no value"},
+        RejectionCase{"packet_driver_range_of_other_key",
+                      "packet_driver_range_of_other_key.yaml:[0-9]+:[0-9]+: "
+                      "software.profiles.base.packet_driver.fit.range.message_overhead: is the range of a value this "
+                      "packet_driver does not give"},
         RejectionCase{"fit_range_not_calibrated",
                       ":26:99: software.profiles.base.fit.range.barrier_latency: names no calibrated parameter"},
         RejectionCase{"provenance_missing", "provenance: no source given for 'network.link_bandwidth'"},
@@ -200,6 +221,33 @@ TEST(MachineLoader, DerivedMachineInheritsAndScales) {
   EXPECT_EQ(m.pe_count(), base.pe_count());
   EXPECT_EQ(m.provenance.at("node.clock"), "test value");
   EXPECT_EQ(m.provenance.at("network"), "test values");  // the base's sources stay with its values
+}
+
+TEST(MachineLoader, ReadsAProfilesValuesUnderThePacketDriver) {
+  auto m = load_machine(data("packet_driver_valid.yaml"));
+  const auto& own = m.packet_driver.at("base");
+  EXPECT_DOUBLE_EQ(own.values.at("call_overhead"), 0.8e-6);
+  EXPECT_DOUBLE_EQ(own.values.at("message_overhead"), 2.5e-6);
+  EXPECT_EQ(own.fit.points, 4);
+  EXPECT_DOUBLE_EQ(m.find_profile("base")->call_overhead, 1e-6);  // runs under flows keep the profile's own
+  const std::string path = "software.profiles.base.call_overhead";
+  ASSERT_TRUE(m.uncertainty.count(path));  // the flow fit's range
+  t3sim::core::use_packet_driver_values(m);
+  EXPECT_DOUBLE_EQ(m.find_profile("base")->call_overhead, 0.8e-6);
+  EXPECT_DOUBLE_EQ(m.find_profile("base")->message_overhead, 2.5e-6);
+  EXPECT_DOUBLE_EQ(m.find_profile("base")->put_bandwidth, 80e6);  // not re-fitted: the flow fit's
+  EXPECT_FALSE(m.uncertainty.count(path));                        // the flow fit's spread is of another value
+  EXPECT_EQ(m.set_by.at(path), "the packet driver's fit (packet_driver)");
+}
+
+TEST(MachineLoader, ADerivedMachineKeepsItsBasesValuesUnderThePacketDriver) {
+  auto m = load_machine(data("packet_driver_derived.yaml"));
+  const auto& own = m.packet_driver.at("base").values;
+  EXPECT_DOUBLE_EQ(own.at("call_overhead"), 0.4e-6);  // 0.8 us scaled from 100 to 200 MHz
+  EXPECT_FALSE(own.count("message_overhead"));        // this file gives its own
+  t3sim::core::use_packet_driver_values(m);
+  EXPECT_DOUBLE_EQ(m.find_profile("base")->call_overhead, 0.4e-6);
+  EXPECT_DOUBLE_EQ(m.find_profile("base")->message_overhead, 2e-6);
 }
 
 TEST(MachineLoader, T3eWhatIfMachinesDifferOnlyByClock) {

@@ -290,6 +290,9 @@ const std::vector<KeyDoc>& machine_structure_keys() {
       {"software.profiles.NAME", "map", "one code-generation build of the SHMEM layer; keys below, plus doc"},
       {"software.profiles.NAME.fit", "map",
        "written by `t3sim calibrate`: suite, points, rms_rel_error, max_rel_error"},
+      {"software.profiles.NAME.packet_driver", "map",
+       "written by `t3sim calibrate --driver packet`: calibrated KEYs' own values under the packet driver, and "
+       "their fit; runs under --driver packet use them (a derived machine keeps its base's, scaled with its profiles)"},
       {"provenance", "map key-path -> string", "source of every value in the file, or 'calibrated: ...'"},
   };
   return keys;

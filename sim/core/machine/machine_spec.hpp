@@ -158,6 +158,16 @@ struct FitRecord {
   std::map<std::string, ParamRange> ranges;  // by profile key: the fitted values' 5-95% spread
 };
 
+// A profile's own values under the packet driver (software.profiles.NAME.packet_driver): the calibrated
+// parameters `t3sim calibrate --driver packet` re-fitted with every run under packets (the packet network's
+// latency has another composition than the flow model's, which the per-call and per-message costs fitted
+// under flows absorbed), and that fit's record. Used by runs under the packet driver only
+// (use_packet_driver_values, param_ranges.hpp).
+struct PacketDriverValues {
+  std::map<std::string, double> values;  // profile key -> SI value
+  FitRecord fit;
+};
+
 struct MachineSpec {
   std::string name;
   std::string doc;
@@ -181,9 +191,10 @@ struct MachineSpec {
   IoParams io;
   std::string default_profile;
   std::vector<SoftwareProfile> profiles;
-  std::map<std::string, FitRecord> fits;          // by profile name
-  std::map<std::string, std::string> provenance;  // key path -> source
-  std::map<std::string, ParamRange> uncertainty;  // key path -> range (param_ranges.hpp)
+  std::map<std::string, FitRecord> fits;                    // by profile name
+  std::map<std::string, PacketDriverValues> packet_driver;  // by profile name (a derived machine keeps its base's)
+  std::map<std::string, std::string> provenance;            // key path -> source
+  std::map<std::string, ParamRange> uncertainty;            // key path -> range (param_ranges.hpp)
   // Key path -> what set it over its base's value: a derived machine file's name, or "--param" (a run's
   // override, a study's axis). Such a value has its base's range and source no more, only its own.
   std::map<std::string, std::string> set_by;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 #include "sim/core/machine/machine_params.hpp"
 
@@ -83,6 +84,17 @@ void with_any_decl(const std::string& path, Use&& use) {
   if (split_profile_path(path, &profile, &key)) with_decl(profile_params(), key, use);
 }
 }  // namespace
+
+void use_packet_driver_values(MachineSpec& m) {
+  for (const auto& [profile, own] : m.packet_driver)
+    for (const auto& [key, value] : own.values) {
+      const std::string path = "software.profiles." + profile + "." + key;
+      if (!set_param(m, path, value)) throw std::logic_error("packet_driver names no parameter " + path);
+      m.uncertainty.erase(path);
+      if (const auto r = own.fit.ranges.find(key); r != own.fit.ranges.end()) m.uncertainty[path] = r->second;
+      m.set_by[path] = "the packet driver's fit (packet_driver)";
+    }
+}
 
 std::optional<Quantity> param_quantity(const std::string& path) {
   std::optional<Quantity> q;

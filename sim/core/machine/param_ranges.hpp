@@ -29,6 +29,10 @@ bool set_param(MachineSpec& m, const std::string& path, double value);
 std::optional<Quantity> param_quantity(const std::string& path);
 // Why `value` is outside the range path's declaration allows (as a machine file is checked), or nullopt.
 std::optional<std::string> param_range_violation(const std::string& path, double value);
+// For a run under the packet driver: each profile's packet_driver values replace its own, and their
+// ranges are the packet fit's (none when it gave none: the flow fit's spread is of other values); set_by
+// names the packet driver's fit. Call before --param overrides, which then apply over them.
+void use_packet_driver_values(MachineSpec& m);
 // Every path `m` has a parameter at (node., network., io. when it has I/O nodes, each profile's), for
 // "did you mean" on --param.
 std::vector<std::string> param_paths(const MachineSpec& m);

@@ -193,6 +193,48 @@ core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const 
   return r;
 }
 
+// software.profiles.NAME.packet_driver: the profile's own values under the packet driver, calibrated
+// parameters only (each range-checked as the profile's own), and the record of their fit there.
+core::PacketDriverValues read_packet_driver(const YAML::Node& node, const std::string& file, const std::string& path) {
+  MapReader pd(node, file, path);
+  core::PacketDriverValues out;
+  std::vector<std::string> calibrated;
+  for (const auto& d : core::profile_params())
+    if (d.fit) calibrated.push_back(d.key);
+  for (const auto& key : pd.keys()) {
+    if (key == "fit") continue;
+    const core::ParamDecl<core::SoftwareProfile>* decl = nullptr;
+    for (const auto& d : core::profile_params())
+      if (d.key == key && d.fit) decl = &d;
+    if (!decl) {
+      const std::string hint = closest_match(key, calibrated);
+      throw InputError(pd.key_pos(key), pd.child_path(key),
+                       "names no calibrated parameter of a profile (the packet driver re-fits only those)" +
+                           (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+    const YAML::Node value_node = pd.required(key);
+    const double value = quantity_value(value_node, file, pd.child_path(key), decl->quantity);
+    if (auto why = core::range_violation(*decl, value))
+      throw InputError(pos_of(file, value_node), pd.child_path(key), *why, "'" + value_node.Scalar() + "'");
+    out.values[key] = value;
+  }
+  if (out.values.empty())
+    throw InputError(pos_of(file, node), path,
+                     "gives no value: name the calibrated parameters the packet driver re-fits");
+  if (!pd.has("fit"))
+    throw InputError(pos_of(file, node), path + ".fit",
+                     "is missing: the packet driver's values come from `t3sim calibrate --driver packet`, which "
+                     "writes its record there (start with 'fit: {suite: NAME, points: 0, rms_rel_error: 0, "
+                     "max_rel_error: 0}')");
+  out.fit = read_fit(pd.required("fit"), file, pd.child_path("fit"));
+  for (const auto& [key, range] : out.fit.ranges)
+    if (!out.values.count(key))
+      throw InputError(pos_of(file, node), pd.child_path("fit") + ".range." + key,
+                       "is the range of a value this packet_driver does not give");
+  pd.finish();
+  return out;
+}
+
 // Checks a range against its parameter: inside the declared bounds, and around the nominal value.
 void check_range(const core::MachineSpec& m, const std::string& param, const core::ParamRange& r, const YAML::Node& n,
                  const std::string& file, const std::string& key) {
@@ -397,6 +439,8 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
             "'" + name + "'");
       }
       for (auto& p : m.profiles) decl->set(p, decl->get(p) * ratio);
+      for (auto& [profile, own] : m.packet_driver)  // the base's values under the packet driver scale alike
+        if (auto v = own.values.find(decl->key); v != own.values.end()) v->second *= ratio;
     }
     sourced.push_back(key);
   }
@@ -412,7 +456,14 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
       p.doc = pr.optional_string("doc").value_or(p.doc);
       auto given = read_params(pr, core::profile_params(), p, base);
       sourced.insert(sourced.end(), given.begin(), given.end());
+      // A value this file gives replaces the base's under every driver: the base's packet fit of it goes.
+      if (auto own = m.packet_driver.find(name); own != m.packet_driver.end()) {
+        for (const auto& g : given) own->second.values.erase(g.substr(g.rfind('.') + 1));
+        if (own->second.values.empty()) m.packet_driver.erase(own);
+      }
       if (auto fit = pr.optional("fit")) m.fits[name] = read_fit(*fit, path, pr.child_path("fit"));
+      if (auto pd = pr.optional("packet_driver"))
+        m.packet_driver[name] = read_packet_driver(*pd, path, pr.child_path("packet_driver"));
       pr.finish();
       if (base)
         *inherited = std::move(p);  // a derived machine overrides the base's profile of that name
@@ -453,6 +504,8 @@ core::MachineSpec load_machine_at_depth(const std::string& path, int depth) {
                                       : (std::filesystem::path(path).parent_path() / rel).lexically_normal().string();
     m = load_machine_at_depth(base_path, depth + 1);
     m.fits.clear();  // the base's fit residuals say nothing about this machine
+    // Its values under the packet driver are kept, as its profiles' are (scaled with them, and dropped
+    // where this file gives a value of its own), with their fit's record: the base's fit.
     base_machine = m;
     derived = true;
   }

@@ -365,6 +365,12 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
     } else if (spec.fit_variables.empty() || s.has("fit_params")) {
       spec.fit_params = read_fit_params(s);
     }
+    if (s.has("packet_fit_params")) {
+      if (spec.fit_params.empty())
+        throw InputError(s.key_pos("packet_fit_params"), s.child_path("packet_fit_params"),
+                         "goes with fit_params (the packet driver re-fits some of a profile's fitted parameters)");
+      spec.packet_fit_params = read_param_list(s, "packet_fit_params", spec.fit_params, "one of fit_params");
+    }
     if (auto fm = s.optional("fit_metrics")) {
       sequence_value(*fm, cases_path, s.child_path("fit_metrics"));
       for (size_t i = 0; i < fm->size(); ++i)
