@@ -219,6 +219,12 @@ int calibrate_under_packets(const calib::SuiteSpec& suite, const CalibrateArgs& 
                                core::format_quantity(start.at(key), quantity_of(key)),
                                core::format_quantity(file_value, quantity_of(key)), same ? "" : ", differs");
       edits.push_back({base + "." + key, core::format_quantity(value, quantity_of(key))});
+      const double factor = value / start.at(key);
+      if (factor < fitting::kLowestFactor * 1.001 || factor > fitting::kHighestFactor * 0.999)
+        std::cout << fmt::format(
+            "    {:<18} at the search's bound ({:.3f} of its value under flows): the fit "
+            "may want more than the box allows\n",
+            key, factor);
     }
     for (const auto& r : fit.results)
       std::cout << fmt::format("    residual {:<56} {:>+8.2f}%\n", r.measured.id.substr(suite.id.size() + 1),
