@@ -80,15 +80,20 @@ FitResult fit_profile(const core::MachineSpec& machine, const std::string& profi
   FitResult r;
   for (size_t i = 0; i < prob.free.size(); ++i) r.params.emplace_back(prob.free[i]->key, std::exp(x[i]));
   r.rel_errors = prob.rel_errors();
+  summarise_residuals(r);
+  r.evaluations = prob.evaluations;
+  return r;
+}
+
+void summarise_residuals(FitResult& r) {
   r.points = static_cast<int>(r.rel_errors.size());
+  r.max_rel_error = 0;
   double ss = 0;
   for (double e : r.rel_errors) {
     ss += e * e;
     r.max_rel_error = std::max(r.max_rel_error, std::fabs(e));
   }
-  r.rms_rel_error = std::sqrt(ss / static_cast<double>(r.rel_errors.size()));
-  r.evaluations = prob.evaluations;
-  return r;
+  r.rms_rel_error = r.points > 0 ? std::sqrt(ss / static_cast<double>(r.points)) : 0;
 }
 
 }  // namespace t3sim::calib

@@ -26,6 +26,9 @@ struct FitResult {
   int evaluations = 0;
 };
 
+// Sets r's points, rms and largest |relative error| from its rel_errors.
+void summarise_residuals(FitResult& r);
+
 // `cases` are the cases to fit, all of `profile`; `workloads` holds the workload of each run they
 // need. The fit starts from each parameter's declared start value, never from the file's current
 // value, so it is reproducible.

@@ -205,7 +205,9 @@ int calibrate_under_packets(const calib::SuiteSpec& suite, const CalibrateArgs& 
                                "again");
     std::map<std::string, double> start;
     for (const auto& key : suite.packet_fit_params) start[key] = value_in(*flows, key);
-    const fitting::PacketProfileFit fit = fitting::fit_profile_under_packets(suite, fit_cases, profile, start);
+    const fitting::PacketProfileFit under_packets =
+        fitting::fit_profile_under_packets(suite, fit_cases, profile, start);
+    const calib::FitResult& fit = under_packets.fit;
     std::cout << fmt::format(
         "  profile {:<10} points {:>2}  rms rel err {:.4f}  max rel err {:.4f}  ({} evaluations)\n", profile,
         fit.points, fit.rms_rel_error, fit.max_rel_error, fit.evaluations);
@@ -226,14 +228,10 @@ int calibrate_under_packets(const calib::SuiteSpec& suite, const CalibrateArgs& 
             "may want more than the box allows\n",
             key, factor);
     }
-    for (const auto& r : fit.results)
+    for (const auto& r : under_packets.results)
       std::cout << fmt::format("    residual {:<56} {:>+8.2f}%\n", r.measured.id.substr(suite.id.size() + 1),
                                r.rel_error * 100);
-    calib::FitResult record;
-    record.points = fit.points;
-    record.rms_rel_error = fit.rms_rel_error;
-    record.max_rel_error = fit.max_rel_error;
-    edits.push_back({base + ".fit", fit_text(suite.id, record, 0, {}), true});
+    edits.push_back({base + ".fit", fit_text(suite.id, fit, 0, {}), true});
   }
   if (!a.dry_run && !a.check) {
     const std::string text = io::read_whole_file(suite.machine_path);

@@ -5,19 +5,10 @@
 
 #include "sim/calib/bounded_minimiser.hpp"
 #include "sim/child/child_run.hpp"
-#include "sim/core/machine/machine_params.hpp"
+#include "sim/core/machine/param_ranges.hpp"
 #include "sim/core/support/units.hpp"
 
 namespace t3sim::fitting {
-namespace {
-
-core::Quantity quantity_of(const std::string& key) {
-  for (const auto& d : core::profile_params())
-    if (d.key == key) return d.quantity;
-  throw std::logic_error("no profile parameter '" + key + "' (the loader checks packet_fit_params)");
-}
-
-}  // namespace
 
 std::vector<calib::CaseResult> evaluate_under_packets(const calib::SuiteSpec& suite,
                                                       std::vector<calib::MeasuredCase> cases,
@@ -25,10 +16,14 @@ std::vector<calib::CaseResult> evaluate_under_packets(const calib::SuiteSpec& su
                                                       const std::vector<std::pair<std::string, double>>& values) {
   calib::SuiteSpec under_packets = suite;
   under_packets.driver = "packet";
-  for (auto& c : cases)
-    for (const auto& [key, v] : values)  // exact text: a trial is the value the optimiser chose
-      c.run.params.emplace_back("software.profiles." + profile + "." + key,
-                                core::format_quantity_exact(v, quantity_of(key)));
+  std::vector<std::pair<std::string, std::string>> params;
+  for (const auto& [key, v] : values) {  // exact text: a trial is the value the optimiser chose
+    const std::string path = "software.profiles." + profile + "." + key;
+    const auto q = core::param_quantity(path);
+    if (!q) throw std::logic_error("no profile parameter '" + key + "' (the loader checks packet_fit_params)");
+    params.emplace_back(path, core::format_quantity_exact(v, *q));
+  }
+  for (auto& c : cases) c.run.params.insert(c.run.params.end(), params.begin(), params.end());
   return calib::compare(cases, child::run_cases_in_children(under_packets, cases));
 }
 
@@ -57,18 +52,13 @@ PacketProfileFit fit_profile_under_packets(const calib::SuiteSpec& suite, const 
   // 1e-4 of a factor: half a nanosecond of a 5 us overhead, below what one router cycle (13 ns) moves.
   const calib::BoundedMinimum best = calib::minimise_in_box(objective, x, lo, hi, 8, 8, 1e-4);
 
-  PacketProfileFit fit;
-  fit.params = values_at(best.x);
-  fit.results = evaluate_under_packets(suite, cases, profile, fit.params);
-  fit.evaluations = evaluations;
-  double ss = 0;
-  for (const auto& r : fit.results) {
-    ss += r.rel_error * r.rel_error;
-    fit.max_rel_error = std::max(fit.max_rel_error, std::fabs(r.rel_error));
-  }
-  fit.points = static_cast<int>(fit.results.size());
-  fit.rms_rel_error = fit.points > 0 ? std::sqrt(ss / fit.points) : 0;
-  return fit;
+  PacketProfileFit out;
+  out.fit.params = values_at(best.x);
+  out.results = evaluate_under_packets(suite, cases, profile, out.fit.params);
+  for (const auto& r : out.results) out.fit.rel_errors.push_back(r.rel_error);
+  calib::summarise_residuals(out.fit);
+  out.fit.evaluations = evaluations;
+  return out;
 }
 
 }  // namespace t3sim::fitting

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/calib/profile_fitter.hpp"
 #include "sim/calib/validation_run.hpp"
 #include "sim/calib/validation_spec.hpp"
 
@@ -26,12 +27,8 @@ constexpr double kLowestFactor = 0.7;
 constexpr double kHighestFactor = 1.3;
 
 struct PacketProfileFit {
-  std::vector<std::pair<std::string, double>> params;  // key -> fitted SI value, in packet_fit_params' order
-  std::vector<calib::CaseResult> results;              // every fitted case at those values, under packets
-  int points = 0;
-  double rms_rel_error = 0;
-  double max_rel_error = 0;
-  int evaluations = 0;
+  calib::FitResult fit;                    // params in packet_fit_params' order, residuals under packets
+  std::vector<calib::CaseResult> results;  // every fitted case at those values, under packets
 };
 
 // Fits `suite.packet_fit_params` of `profile` to `cases` (all of that profile) under the packet driver,

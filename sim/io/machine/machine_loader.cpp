@@ -166,6 +166,13 @@ core::ParamRange read_range_text(const YAML::Node& n, const std::string& file, c
   return {*low, *high, ""};
 }
 
+// The declaration of the calibrated profile parameter `key`, or null when it names none.
+const core::ParamDecl<core::SoftwareProfile>* calibrated_decl(const std::string& key) {
+  for (const auto& d : core::profile_params())
+    if (d.key == key && d.fit) return &d;
+  return nullptr;
+}
+
 core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const std::string& path) {
   MapReader fit(node, file, path);
   core::FitRecord r;
@@ -178,9 +185,7 @@ core::FitRecord read_fit(const YAML::Node& node, const std::string& file, const 
     r.bootstrap = static_cast<int>(fit.integer_at("bootstrap", 2, 100000));
     MapReader ranges(fit.required("range"), file, fit.child_path("range"));
     for (const auto& key : ranges.keys()) {
-      const core::ParamDecl<core::SoftwareProfile>* decl = nullptr;
-      for (const auto& d : core::profile_params())
-        if (d.key == key && d.fit) decl = &d;
+      const core::ParamDecl<core::SoftwareProfile>* decl = calibrated_decl(key);
       if (!decl) throw InputError(ranges.key_pos(key), ranges.child_path(key), "names no calibrated parameter");
       core::ParamRange range = read_range_text(ranges.node()[key], file, ranges.child_path(key), decl->quantity);
       range.why = "fit: 5-95% of the values refitted on " + std::to_string(r.bootstrap) +
@@ -203,9 +208,7 @@ core::PacketDriverValues read_packet_driver(const YAML::Node& node, const std::s
     if (d.fit) calibrated.push_back(d.key);
   for (const auto& key : pd.keys()) {
     if (key == "fit") continue;
-    const core::ParamDecl<core::SoftwareProfile>* decl = nullptr;
-    for (const auto& d : core::profile_params())
-      if (d.key == key && d.fit) decl = &d;
+    const core::ParamDecl<core::SoftwareProfile>* decl = calibrated_decl(key);
     if (!decl) {
       const std::string hint = closest_match(key, calibrated);
       throw InputError(pd.key_pos(key), pd.child_path(key),
