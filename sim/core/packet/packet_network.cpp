@@ -477,17 +477,17 @@ void PacketNetwork::route_stage(int node) {
       ++unallocated_[static_cast<size_t>(node)];
       acted_ = true;
       in.out_port = in.escape_port = static_cast<uint8_t>(hop.out_port);
-      in.vc_begin = in.escape_begin = static_cast<int16_t>(hop.vc_begin);
-      in.vc_end = in.escape_end = static_cast<int16_t>(hop.vc_end);
+      in.vc_mask = in.escape_mask = bits_between(hop.vc_begin, hop.vc_end);
       in.productive = config_.adaptive ? hop.productive : 0;
+      in.waits = waits_of(in);
       in.flits = static_cast<uint16_t>(p.flits);
       in.ready = now_ + 1;
       if (vc_blocked_[static_cast<size_t>(node)]) {
         // Nothing else in this router changes before next cycle's VC allocation but what wakes it: if
         // the new head could not be granted a VC then, the router stays blocked, now waiting for it too.
-        int need = 0, my_wake = std::numeric_limits<int>::max();
+        int my_wake = std::numeric_limits<int>::max();
         uint64_t mine = 0;
-        if (open_vcs(node, in, need, my_wake, mine) != 0) {
+        if (open_vcs(node, in, my_wake, mine) != 0) {
           vc_blocked_[static_cast<size_t>(node)] = 0;
           set_closed(node, i, 0, 0);
         } else {
@@ -515,12 +515,10 @@ void PacketNetwork::choose_adaptive(int node, InputVc& in, int flits) const {
   }
   if (best_port >= 0) {
     in.out_port = static_cast<uint8_t>(best_port);
-    in.vc_begin = static_cast<int16_t>(adaptive);
-    in.vc_end = static_cast<int16_t>(adaptive + 1);
+    in.vc_mask = bit(adaptive);
   } else {
     in.out_port = in.escape_port;
-    in.vc_begin = in.escape_begin;
-    in.vc_end = in.escape_end;
+    in.vc_mask = in.escape_mask;
   }
 }
 
@@ -534,8 +532,15 @@ void PacketNetwork::freed(int node, int out_port, int out_vc) {
     vc_blocked_[static_cast<size_t>(node)] = 0;
 }
 
-uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& need, int& wake, uint64_t& waits) const {
-  const int vcs = config_.vcs;
+uint64_t PacketNetwork::waits_of(const InputVc& in) const {
+  if (!fine_waits_) return in.productive | bit(in.escape_port);
+  uint64_t waits = in.escape_mask << (in.escape_port * config_.vcs);
+  for (unsigned p = in.productive; p != 0; p &= p - 1)
+    waits |= bit(__builtin_ctz(p) * config_.vcs + config_.adaptive_vc());
+  return waits;
+}
+
+uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& waits) const {
   const bool cut_through = config_.switching == Switching::CutThrough;
   int flits = 0;
   if (cut_through || in.productive) {
@@ -543,25 +548,18 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& need, int& wake, ui
     wake = std::min(wake, flits);
   }
   if (in.productive) choose_adaptive(node, in, flits);
-  if (fine_waits_) {
-    waits |= bits_between(in.escape_begin, in.escape_end) << (in.escape_port * vcs);
-    for (unsigned p = in.productive; p != 0; p &= p - 1) waits |= bit(__builtin_ctz(p) * vcs + config_.adaptive_vc());
-  } else {
-    waits |= in.productive | bit(in.escape_port);
-  }
-  need = cut_through ? flits : 0;  // wormhole: a free output VC, whatever its credits
-  uint64_t open =
-      free_mask_[static_cast<size_t>(node * kRouterPorts + in.out_port)] & bits_between(in.vc_begin, in.vc_end);
-  if (need > 0)
+  waits |= in.waits;
+  uint64_t open = free_mask_[static_cast<size_t>(node * kRouterPorts + in.out_port)] & in.vc_mask;
+  if (cut_through)  // (wormhole: a free output VC, whatever its credits)
     for (uint64_t f = open; f != 0; f &= f - 1) {
       const int vc = __builtin_ctzll(f);
-      if (outputs_[static_cast<size_t>(node * vcs_per_router_ + in.out_port * vcs + vc)].credits < need)
+      if (outputs_[static_cast<size_t>(node * vcs_per_router_ + in.out_port * config_.vcs + vc)].credits < flits)
         open &= ~bit(vc);
     }
   return open;
 }
 
-int PacketNetwork::vc_requests_indexed(int node, int* requesters, int* needs, bool& later) {
+int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, bool& later) {
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   // Output VCs freed or gaining credits while free since the last call: a closed VC waiting on none of
@@ -583,14 +581,15 @@ int PacketNetwork::vc_requests_indexed(int node, int* requesters, int* needs, bo
       later = true;
       continue;
     }
-    int need = 0, wake = std::numeric_limits<int>::max();
+    int wake = std::numeric_limits<int>::max();
     uint64_t waits = 0;
-    if (open_vcs(node, in, need, wake, waits) == 0) {
+    const uint64_t open = open_vcs(node, in, wake, waits);
+    if (open == 0) {
       close_vc(node, i, waits, wake);
       continue;
     }
     reopen_vc(node, i);
-    needs[count] = need;
+    opens[count] = open;
     requesters[count++] = i;
   }
   return count;
@@ -630,7 +629,8 @@ void PacketNetwork::reopen_vc(int node, int local) {
   if (closed == 0) closed_wake_[static_cast<size_t>(node)] = std::numeric_limits<int>::max();
 }
 
-int PacketNetwork::vc_requests_scanned(int node, int* requesters, int* needs, bool& later, int& wake, uint64_t& waits) {
+int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* opens, bool& later, int& wake,
+                                       uint64_t& waits) {
   const int base = node * vcs_per_router_;
   const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
@@ -656,14 +656,14 @@ int PacketNetwork::vc_requests_scanned(int node, int* requesters, int* needs, bo
         later = true;
         continue;
       }
-      int need = 0, my_wake = std::numeric_limits<int>::max();
+      int my_wake = std::numeric_limits<int>::max();
       uint64_t mine = 0;
-      const uint64_t open = open_vcs(node, in, need, my_wake, mine);
+      const uint64_t open = open_vcs(node, in, my_wake, mine);
       waits |= mine;
       wake = std::min(wake, my_wake);
       closed = open == 0 ? Closed{mine, my_wake} : Closed{};
       if (open == 0) continue;
-      needs[count] = need;
+      opens[count] = open;
       requesters[count++] = i;
     }
   return count;
@@ -674,21 +674,22 @@ void PacketNetwork::vc_stage(int node) {
   const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
   const int n = vcs_per_router_;
-  // The input VCs asking for an output VC this cycle, in ascending order.
+  // The input VCs asking for an output VC this cycle, in ascending order, with the output VCs of their
+  // port each could be granted.
   int requesters[kMaxRouterVcs];
-  int needs[kMaxRouterVcs];  // the credits a requester's packet needs of a free output VC
-  bool later = false;        // a routed VC not yet ready
+  uint64_t opens[kMaxRouterVcs];
+  bool later = false;  // a routed VC not yet ready
   // What the VCs that can be granted none wait for: the output VCs they look at (wait_bit) and the
   // fewest credits one of them needs of a free VC.
   int wake = std::numeric_limits<int>::max();
   uint64_t waits = 0;
   int count = 0;
   if (indexed_) {
-    count = vc_requests_indexed(node, requesters, needs, later);
+    count = vc_requests_indexed(node, requesters, opens, later);
     wake = closed_wake_[static_cast<size_t>(node)];
     waits = waited_[static_cast<size_t>(node)];
   } else {
-    count = vc_requests_scanned(node, requesters, needs, later, wake, waits);
+    count = vc_requests_scanned(node, requesters, opens, later, wake, waits);
   }
   if (count == 0) {
     // Nothing can change for these VCs until one is routed, an output VC is freed or a free one gains
@@ -696,55 +697,96 @@ void PacketNetwork::vc_stage(int node) {
     block_vc_allocation(node, later, wake, waits);
     return;
   }
-  // Grant: each free output VC to the requester nearest after its round-robin pointer.
-  int best[kMaxRouterVcs];
-  int best_distance[kMaxRouterVcs];
-  std::fill(best, best + n, -1);
-  for (int r = 0; r < count; ++r) {
-    const int i = requesters[r];
-    const InputVc& in = inputs_[static_cast<size_t>(base + i)];
-    const int need = needs[r];
-    for (int vc = in.vc_begin; vc < in.vc_end; ++vc) {
-      const int o = in.out_port * vcs + vc;
-      const OutputVc& out = outputs_[static_cast<size_t>(base + o)];
-      if (out.owner >= 0 || out.credits < need) continue;
-      int distance = i - va_grant_[static_cast<size_t>(base + o)];
-      if (distance < 0) distance += n;
-      if (best[o] < 0 || distance < best_distance[o]) best[o] = i, best_distance[o] = distance;
-    }
-  }
-  // Accept: each requester takes, of the output VCs granted it, the one nearest after its pointer.
+  int accepted_vc[kMaxRouterVcs];  // per requester, the output VC it took (-1: none)
+  if (n <= 64)
+    vc_grant(node, requesters, opens, count, accepted_vc);
+  else
+    vc_grant_wide(node, requesters, opens, count, accepted_vc);
   int accepted = 0;
   for (int r = 0; r < count; ++r) {
+    const int vc = accepted_vc[r];
+    if (vc < 0) continue;
     const int i = requesters[r];
     InputVc& in = inputs_[static_cast<size_t>(base + i)];
-    const int start = va_accept_[static_cast<size_t>(base + i)];
-    for (int t = 0, vc = start; t < vcs; ++t, vc = vc + 1 == vcs ? 0 : vc + 1) {
-      const int o = in.out_port * vcs + vc;
-      if (best[o] != i) continue;
-      outputs_[static_cast<size_t>(base + o)].owner = i;
-      free_mask_[static_cast<size_t>(pbase + in.out_port)] &= ~bit(vc);
-      va_grant_[static_cast<size_t>(base + o)] = static_cast<uint16_t>(i + 1 == n ? 0 : i + 1);
-      va_accept_[static_cast<size_t>(base + i)] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
-      in.out_vc = static_cast<int16_t>(vc);
-      in.state = VcState::Active;
-      active_out_[static_cast<size_t>(base + i)] = in.out_port;
-      granted_now_[i / vcs] |= bit(i % vcs);
-      granted_any_ = true;
-      update_asking(node, i);
-      const size_t port = static_cast<size_t>(pbase + i / vcs);
-      routed_mask_[port] &= ~bit(i % vcs);
-      --unallocated_[static_cast<size_t>(node)];
-      acted_ = true;
-      in.ready = now_ + 1;
-      ++accepted;
-      break;
-    }
+    const int o = in.out_port * vcs + vc;
+    outputs_[static_cast<size_t>(base + o)].owner = i;
+    free_mask_[static_cast<size_t>(pbase + in.out_port)] &= ~bit(vc);
+    va_grant_[static_cast<size_t>(base + o)] = static_cast<uint16_t>(i + 1 == n ? 0 : i + 1);
+    va_accept_[static_cast<size_t>(base + i)] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
+    in.out_vc = static_cast<int16_t>(vc);
+    in.state = VcState::Active;
+    active_out_[static_cast<size_t>(base + i)] = in.out_port;
+    granted_now_[i / vcs] |= bit(i % vcs);
+    granted_any_ = true;
+    update_asking(node, i);
+    const size_t port = static_cast<size_t>(pbase + i / vcs);
+    routed_mask_[port] &= ~bit(i % vcs);
+    --unallocated_[static_cast<size_t>(node)];
+    acted_ = true;
+    in.ready = now_ + 1;
+    ++accepted;
   }
   if (accepted == count) {
     // Every VC that could be granted one was; the rest could not before these grants and cannot after
     // them (a grant only takes a VC): blocked already, as the next cycle's call would find.
     block_vc_allocation(node, later, wake, waits);
+  }
+}
+
+void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* opens, int count, int* accepted_vc) {
+  const int base = node * vcs_per_router_;
+  const int vcs = config_.vcs;
+  // Grant: each output VC asked for (bit: its router-local index) to the requester nearest at or after
+  // its round-robin pointer; a requester's grants are all on its own port.
+  uint64_t asking[64];   // per output VC, the requesters asking for it (bit: local index)
+  uint64_t granted[64];  // per requester (local index), the output VCs granted it
+  uint64_t asked = 0;    // the output VCs asked for
+  for (int r = 0; r < count; ++r) {
+    const int i = requesters[r];
+    granted[i] = 0;
+    const uint64_t wants = opens[r] << (inputs_[static_cast<size_t>(base + i)].out_port * vcs);
+    for (uint64_t f = wants & ~asked; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] = 0;
+    asked |= wants;
+    for (uint64_t f = wants; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
+  }
+  for (uint64_t m = asked; m != 0; m &= m - 1) {
+    const int o = __builtin_ctzll(m);
+    granted[first_from(asking[o], va_grant_[static_cast<size_t>(base + o)])] |= bit(o);
+  }
+  // Accept: each requester takes, of the output VCs granted it, the one nearest at or after its pointer.
+  for (int r = 0; r < count; ++r) {
+    const int i = requesters[r];
+    const uint64_t mine = granted[i] >> (inputs_[static_cast<size_t>(base + i)].out_port * vcs);
+    accepted_vc[r] = mine != 0 ? first_from(mine, va_accept_[static_cast<size_t>(base + i)]) : -1;
+  }
+}
+
+void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_t* opens, int count, int* accepted_vc) {
+  // As vc_grant, for more requesters than a word holds: per output VC, the requester at the least
+  // distance after its pointer.
+  const int base = node * vcs_per_router_;
+  const int vcs = config_.vcs;
+  const int n = vcs_per_router_;
+  int best[kMaxRouterVcs];
+  int best_distance[kMaxRouterVcs];
+  std::fill(best, best + n, -1);
+  for (int r = 0; r < count; ++r) {
+    const int i = requesters[r];
+    const int first = inputs_[static_cast<size_t>(base + i)].out_port * vcs;
+    for (uint64_t f = opens[r]; f != 0; f &= f - 1) {
+      const int o = first + __builtin_ctzll(f);
+      int distance = i - va_grant_[static_cast<size_t>(base + o)];
+      if (distance < 0) distance += n;
+      if (best[o] < 0 || distance < best_distance[o]) best[o] = i, best_distance[o] = distance;
+    }
+  }
+  for (int r = 0; r < count; ++r) {
+    const int i = requesters[r];
+    const int first = inputs_[static_cast<size_t>(base + i)].out_port * vcs;
+    uint64_t mine = 0;
+    for (uint64_t f = opens[r]; f != 0; f &= f - 1)
+      if (best[first + __builtin_ctzll(f)] == i) mine |= bit(__builtin_ctzll(f));
+    accepted_vc[r] = mine != 0 ? first_from(mine, va_accept_[static_cast<size_t>(base + i)]) : -1;
   }
 }
 
@@ -976,7 +1018,8 @@ void PacketNetwork::deadlock() const {
     if (in.state == VcState::Active && in.out_port != kTerminalPort) {
       next = input_index(routing_.neighbor(node, in.out_port), in.out_port, in.out_vc);
     } else if (in.state == VcState::Routed) {
-      for (int vc = in.vc_begin; vc < in.vc_end && next < 0; ++vc) {
+      for (uint64_t f = in.vc_mask; f != 0 && next < 0; f &= f - 1) {
+        const int vc = __builtin_ctzll(f);
         const int owner = outputs_[static_cast<size_t>(node * vcs_per_router_ + in.out_port * vcs + vc)].owner;
         if (owner >= 0) next = node * vcs_per_router_ + owner;
       }

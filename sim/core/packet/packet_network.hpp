@@ -113,19 +113,23 @@ class PacketNetwork {
     uint16_t flits;  // 1 flit by flit; whole-packet events: the packet's flits; a credit event: the credits it returns
   };
   struct InputVc {
+    uint64_t ready = 0;  // the cycle its next stage may run
+    // Routed: the output VCs of out_port it asks for this cycle (bit vc), its escape VCs on escape_port,
+    // and what VC allocation waits on when it can be granted none (wait_bit: its escape VCs and, under
+    // adaptive routing, the adaptive VC of every productive port), all set when its head is routed.
+    uint64_t vc_mask = 0;
+    uint64_t escape_mask = 0;
+    uint64_t waits = 0;
     uint32_t first = 0;  // ring position of the oldest flit
     uint32_t count = 0;
+    int16_t out_vc = -1;
+    uint16_t flits = 0;  // routed: its packet's flits (what cut-through needs of a free output VC)
     VcState state = VcState::Idle;
     uint8_t out_port = 0;
-    int16_t out_vc = -1;
-    int16_t vc_begin = 0, vc_end = 0;
     // The escape hop the head was routed to, and (adaptive routing) the ports that bring it closer;
     // each cycle of VC allocation asks for the best adaptive VC or, failing one, the escape VCs.
     uint8_t escape_port = 0;
-    int16_t escape_begin = 0, escape_end = 0;
     uint8_t productive = 0;
-    uint16_t flits = 0;  // routed: its packet's flits (what cut-through needs of a free output VC)
-    uint64_t ready = 0;  // the cycle its next stage may run
   };
   struct OutputVc {
     int credits = 0;
@@ -192,20 +196,25 @@ class PacketNetwork {
   void route_stage(int node);
   void vc_stage(int node);
   // VC allocation's requests: the routed input VCs that could be granted an output VC now (local
-  // indices, ascending, with the credits each needs); `later` set if a routed VC is not yet ready.
+  // indices, ascending, with the output VCs of its port each could be granted); `later` set if a routed
+  // VC is not yet ready.
   // Indexed (a router of at most 64 VCs): only the routed VCs not closed, or closed on an output VC that
   // changed, are looked at. Scanned: every routed VC's closed_ entry is; it adds the closed VCs' waits.
-  int vc_requests_indexed(int node, int* requesters, int* needs, bool& later);
-  int vc_requests_scanned(int node, int* requesters, int* needs, bool& later, int& wake, uint64_t& waits);
+  int vc_requests_indexed(int node, int* requesters, uint64_t* opens, bool& later);
+  int vc_requests_scanned(int node, int* requesters, uint64_t* opens, bool& later, int& wake, uint64_t& waits);
   // Input VC `local` found no output VC it could be granted and waits for `waits` (wait_bit), needing
   // `wake` credits of a free one (waits 0: not closed). close_vc and reopen_vc keep the index.
   void set_closed(int node, int local, uint64_t waits, int wake);
   void close_vc(int node, int local, uint64_t waits, int wake);
   void reopen_vc(int node, int local);
-  // The output VCs routed input VC `in` could be granted now (under adaptive routing, after this cycle's
-  // choice); sets `need`, the credits its packet needs of one, and adds to `wake` and `waits` what it
-  // waits for (vc_wake_, vc_waits_).
-  uint64_t open_vcs(int node, InputVc& in, int& need, int& wake, uint64_t& waits) const;
+  // The output VCs of its port routed input VC `in` could be granted now (under adaptive routing, after
+  // this cycle's choice); adds to `wake` and `waits` what it waits for (vc_wake_, vc_waits_).
+  uint64_t open_vcs(int node, InputVc& in, int& wake, uint64_t& waits) const;
+  uint64_t waits_of(const InputVc& in) const;  // its `waits`, from its route
+  // VC allocation's grant and accept over `count` requesters with their open output VCs: one iSLIP
+  // iteration as bitmasks (a router of at most 64 VCs), or by comparing distances (a wider one).
+  void vc_grant(int node, const int* requesters, const uint64_t* opens, int count, int* accepted_by);
+  void vc_grant_wide(int node, const int* requesters, const uint64_t* opens, int count, int* accepted_by);
   // Output VC (out_port, out_vc) is free again: wakes VC allocation if it waits on it.
   void freed(int node, int out_port, int out_vc);
   // No routed VC can be granted one until what it waits for changes (unless one routed `later` asks).
