@@ -23,12 +23,6 @@ int first_from(uint64_t mask, int start) {
   return after != 0 ? start + __builtin_ctzll(after) : __builtin_ctzll(mask);
 }
 
-// Bits vc_begin up to vc_end (exclusive; at most 64).
-uint64_t bits_between(int begin, int end) {
-  const uint64_t below_end = end >= 64 ? ~uint64_t{0} : bit(end) - 1;
-  return below_end & ~(bit(begin) - 1);
-}
-
 }  // namespace
 
 PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool index_waiting_vcs)
@@ -57,6 +51,8 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   changed_.assign(static_cast<size_t>(n), 0);
   closed_.assign(inputs_.size(), Closed{});
   active_out_.assign(inputs_.size(), 0);
+  local_port_.resize(static_cast<size_t>(vcs_per_router_));
+  for (int i = 0; i < vcs_per_router_; ++i) local_port_[static_cast<size_t>(i)] = static_cast<uint8_t>(i / v);
   fine_waits_ = vcs_per_router_ <= 64;
   indexed_ = fine_waits_ && index_waiting_vcs;
   if (indexed_) {
@@ -154,7 +150,6 @@ void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port,
   e.vc = static_cast<uint8_t>(vc);
   e.node = node;
   e.flit = flit;
-  ++pending_events_;
 }
 
 void PacketNetwork::update_asking(int node, int local) {
@@ -221,8 +216,15 @@ void PacketNetwork::mark_dry(uint64_t from, uint64_t to) {
 void PacketNetwork::step() {
   delivered_.clear();
   std::vector<Event>& due = wheel_[now_ & wheel_mask_];
-  for (size_t i = 0; i < due.size(); ++i) arrive(due[i]);  // arrive() never schedules into this slot
-  pending_events_ -= due.size();
+  for (const Event& e : due) {  // (arrive() never schedules into this slot)
+    // Flits and credits, nearly every event, are handled here, not through arrive()'s switch.
+    if (e.kind == EventKind::Flit)
+      arrive_flit(e);
+    else if (e.kind == EventKind::Credit)
+      arrive_credit(e);
+    else
+      arrive(e);
+  }
   due.clear();
 
   for (size_t i = 0; i < active_sources_.size();) {
@@ -265,49 +267,58 @@ void PacketNetwork::step() {
       router_listed_[static_cast<size_t>(node)] = 0;
   }
   active_routers_.resize(kept);
+  // Events are scheduled only here (sources and routers), so they are counted once, not one by one.
+  pending_events_ = 0;
+  for (const std::vector<Event>& slot : wheel_) pending_events_ += slot.size();
   if (buffered_total_ > 0 && now_ - last_move_ > kStallCycles) deadlock();
   ++now_;
 }
 
+inline void PacketNetwork::arrive_flit(const Event& e) {
+  const int node = e.node;
+  const int target = input_index(node, e.port, e.vc);
+  InputVc& in = inputs_[static_cast<size_t>(target)];
+  const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
+  uint32_t slot = in.first + in.count;
+  if (slot >= cap) slot -= cap;
+  buffers_[static_cast<size_t>(target) * cap + slot] = e.flit;
+  if (++in.count == 1) {  // the VC now has work for a stage
+    if (in.state == VcState::Idle) {
+      ++unrouted_[static_cast<size_t>(node)];
+      idle_mask_[static_cast<size_t>(node * kRouterPorts + e.port)] |= bit(e.vc);
+    } else if (in.state == VcState::Active) {
+      update_asking(node, e.port * config_.vcs + e.vc);
+    }
+  }
+  ++buffered_[static_cast<size_t>(node)];
+  buffered_total_ += e.flit.flits;
+  activate(node);
+}
+
+inline void PacketNetwork::arrive_credit(const Event& e) {
+  const int node = e.node;
+  OutputVc& out = outputs_[static_cast<size_t>(input_index(node, e.port, e.vc))];
+  out.credits += e.flit.flits;
+  if (out.owner < 0) {
+    changed_[static_cast<size_t>(node)] |= wait_bit(e.port, e.vc);
+    // Room in a free VC for a whole packet: a cut-through packet, or an adaptive choice, may fit now.
+    if (out.credits >= vc_wake_[static_cast<size_t>(node)] &&
+        (vc_waits_[static_cast<size_t>(node)] & wait_bit(e.port, e.vc)))
+      vc_blocked_[static_cast<size_t>(node)] = 0;
+  } else if (out.credits == e.flit.flits) {  // it had none
+    update_asking(node, out.owner);
+  }
+  if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
+}
+
 void PacketNetwork::arrive(const Event& e) {
   switch (e.kind) {
-    case EventKind::Flit: {
-      const int node = e.node;
-      const int target = input_index(node, e.port, e.vc);
-      InputVc& in = inputs_[static_cast<size_t>(target)];
-      const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
-      uint32_t slot = in.first + in.count;
-      if (slot >= cap) slot -= cap;
-      buffers_[static_cast<size_t>(target) * cap + slot] = e.flit;
-      if (++in.count == 1) {  // the VC now has work for a stage
-        if (in.state == VcState::Idle) {
-          ++unrouted_[static_cast<size_t>(node)];
-          idle_mask_[static_cast<size_t>(node * kRouterPorts + e.port)] |= bit(e.vc);
-        } else if (in.state == VcState::Active) {
-          update_asking(node, e.port * config_.vcs + e.vc);
-        }
-      }
-      ++buffered_[static_cast<size_t>(node)];
-      buffered_total_ += e.flit.flits;
-      activate(node);
+    case EventKind::Flit:
+      arrive_flit(e);
       break;
-    }
-    case EventKind::Credit: {
-      const int node = e.node;
-      OutputVc& out = outputs_[static_cast<size_t>(input_index(node, e.port, e.vc))];
-      out.credits += e.flit.flits;
-      if (out.owner < 0) {
-        changed_[static_cast<size_t>(node)] |= wait_bit(e.port, e.vc);
-        // Room in a free VC for a whole packet: a cut-through packet, or an adaptive choice, may fit now.
-        if (out.credits >= vc_wake_[static_cast<size_t>(node)] &&
-            (vc_waits_[static_cast<size_t>(node)] & wait_bit(e.port, e.vc)))
-          vc_blocked_[static_cast<size_t>(node)] = 0;
-      } else if (out.credits == e.flit.flits) {  // it had none
-        update_asking(node, out.owner);
-      }
-      if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
+    case EventKind::Credit:
+      arrive_credit(e);
       break;
-    }
     case EventKind::SourceCredit:
       source_wait_[static_cast<size_t>(e.node)] = 0;
       sources_[static_cast<size_t>(e.node)].credits[e.vc] += e.flit.flits;
@@ -455,33 +466,38 @@ void PacketNetwork::inject(int node) {
   }
 }
 
-void PacketNetwork::route_stage(int node) {
+inline void PacketNetwork::route_stage(int node) {
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
+  InputVc* inputs = &inputs_[static_cast<size_t>(base)];
+  const Flit* buffers = &buffers_[static_cast<size_t>(base) * cap];
+  uint64_t* idle_ports = &idle_mask_[static_cast<size_t>(node * kRouterPorts)];
+  uint64_t* routed_ports = &routed_mask_[static_cast<size_t>(node * kRouterPorts)];
+  const bool adaptive = config_.adaptive;
+  const uint64_t next = now_ + 1;
+  int routed = 0;
   // In ascending VC order, as the routing's coin flips depend on it.
   for (int port = 0; port < kRouterPorts; ++port) {
-    uint64_t& mask = idle_mask_[static_cast<size_t>(node * kRouterPorts + port)];
-    for (uint64_t m = mask; m != 0; m &= m - 1) {
+    const uint64_t idle = idle_ports[port];
+    if (idle == 0) continue;
+    uint64_t left = idle;  // the idle VCs not routed now
+    for (uint64_t m = idle; m != 0; m &= m - 1) {
       const int vc = __builtin_ctzll(m);
       const int i = port * vcs + vc;
-      InputVc& in = inputs_[static_cast<size_t>(base + i)];
+      InputVc& in = inputs[i];
       if (in.ready > now_) continue;
-      const Flit& f = buffers_[static_cast<size_t>(base + i) * cap + in.first];
+      const Flit& f = buffers[static_cast<size_t>(i) * cap + in.first];
       Packet& p = packets_[f.packet];
       const PacketHop hop = routing_.next(node, port, p.route, coin_);
       in.state = VcState::Routed;
-      mask &= ~bit(vc);
-      routed_mask_[static_cast<size_t>(node * kRouterPorts + port)] |= bit(vc);
-      --unrouted_[static_cast<size_t>(node)];
-      ++unallocated_[static_cast<size_t>(node)];
-      acted_ = true;
+      left &= ~bit(vc);
+      ++routed;
       in.out_port = in.escape_port = static_cast<uint8_t>(hop.out_port);
-      in.vc_mask = in.escape_mask = bits_between(hop.vc_begin, hop.vc_end);
-      in.productive = config_.adaptive ? hop.productive : 0;
-      in.waits = waits_of(in);
+      in.vc_mask = in.escape_mask = hop.vcs;
+      in.productive = adaptive ? hop.productive : 0;
       in.flits = static_cast<uint16_t>(p.flits);
-      in.ready = now_ + 1;
+      in.ready = next;
       if (vc_blocked_[static_cast<size_t>(node)]) {
         // Nothing else in this router changes before next cycle's VC allocation but what wakes it: if
         // the new head could not be granted a VC then, the router stays blocked, now waiting for it too.
@@ -499,6 +515,13 @@ void PacketNetwork::route_stage(int node) {
         set_closed(node, i, 0, 0);
       }
     }
+    idle_ports[port] = left;
+    routed_ports[port] |= idle & ~left;
+  }
+  if (routed > 0) {
+    unrouted_[static_cast<size_t>(node)] -= routed;
+    unallocated_[static_cast<size_t>(node)] += routed;
+    acted_ = true;
   }
 }
 
@@ -548,7 +571,7 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
     wake = std::min(wake, flits);
   }
   if (in.productive) choose_adaptive(node, in, flits);
-  waits |= in.waits;
+  waits |= waits_of(in);
   uint64_t open = free_mask_[static_cast<size_t>(node * kRouterPorts + in.out_port)] & in.vc_mask;
   if (cut_through)  // (wormhole: a free output VC, whatever its credits)
     for (uint64_t f = open; f != 0; f &= f - 1) {
@@ -559,7 +582,8 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
   return open;
 }
 
-int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, bool& later) {
+inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports,
+                                              bool& later) {
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   // Output VCs freed or gaining credits while free since the last call: a closed VC waiting on none of
@@ -571,35 +595,52 @@ int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* open
   for (uint64_t c = changed & waited_[static_cast<size_t>(node)]; c != 0; c &= c - 1)
     reopened |= waiters[__builtin_ctzll(c)];
   uint64_t routed = 0;
-  for (int port = 0; port < kRouterPorts; ++port)
-    routed |= routed_mask_[static_cast<size_t>(node * kRouterPorts + port)] << (port * vcs);
+  const uint64_t* routed_ports = &routed_mask_[static_cast<size_t>(node * kRouterPorts)];
+  for (int port = 0; port < kRouterPorts; ++port) routed |= routed_ports[port] << (port * vcs);
+  // (close_vc and reopen_vc change only their own VC's bit, so this copy stays right for the VCs not yet looked at.)
+  const uint64_t closed = closed_local_[static_cast<size_t>(node)];
+  const uint64_t* free_ports = &free_mask_[static_cast<size_t>(node * kRouterPorts)];
+  InputVc* inputs = &inputs_[static_cast<size_t>(base)];
+  const bool simple = config_.switching != Switching::CutThrough;  // (and, per VC, no adaptive choice)
   int count = 0;
-  for (uint64_t m = routed & ~(closed_local_[static_cast<size_t>(node)] & ~reopened); m != 0; m &= m - 1) {
+  for (uint64_t m = routed & ~(closed & ~reopened); m != 0; m &= m - 1) {
     const int i = __builtin_ctzll(m);
-    InputVc& in = inputs_[static_cast<size_t>(base + i)];
+    InputVc& in = inputs[i];
     if (in.ready > now_) {
       later = true;
       continue;
     }
-    int wake = std::numeric_limits<int>::max();
-    uint64_t waits = 0;
-    const uint64_t open = open_vcs(node, in, wake, waits);
-    if (open == 0) {
-      close_vc(node, i, waits, wake);
-      continue;
+    uint64_t open;
+    if (simple && !in.productive) {  // wormhole, escape VCs only: open_vcs without its credits and choice
+      open = free_ports[in.out_port] & in.vc_mask;
+      if (open == 0) {
+        close_vc(node, i, waits_of(in), std::numeric_limits<int>::max());
+        continue;
+      }
+    } else {
+      int wake = std::numeric_limits<int>::max();
+      uint64_t waits = 0;
+      open = open_vcs(node, in, wake, waits);
+      if (open == 0) {
+        close_vc(node, i, waits, wake);
+        continue;
+      }
     }
-    reopen_vc(node, i);
+    if (closed & bit(i)) reopen_closed(node, i);
     opens[count] = open;
+    out_ports[count] = in.out_port;
     requesters[count++] = i;
   }
   return count;
 }
 
 void PacketNetwork::set_closed(int node, int local, uint64_t waits, int wake) {
-  if (indexed_)
-    close_vc(node, local, waits, wake);
-  else
+  if (!indexed_)
     closed_[static_cast<size_t>(node * vcs_per_router_ + local)] = waits != 0 ? Closed{waits, wake} : Closed{};
+  else if (waits == 0)
+    reopen_vc(node, local);
+  else
+    close_vc(node, local, waits, wake);
 }
 
 void PacketNetwork::close_vc(int node, int local, uint64_t waits, int wake) {
@@ -613,9 +654,8 @@ void PacketNetwork::close_vc(int node, int local, uint64_t waits, int wake) {
   closed_wake_[static_cast<size_t>(node)] = std::min(closed_wake_[static_cast<size_t>(node)], wake);
 }
 
-void PacketNetwork::reopen_vc(int node, int local) {
+void PacketNetwork::reopen_closed(int node, int local) {
   uint64_t& closed = closed_local_[static_cast<size_t>(node)];
-  if (!(closed & bit(local))) return;
   closed &= ~bit(local);
   Closed& c = closed_[static_cast<size_t>(node * vcs_per_router_ + local)];
   uint64_t* waiters = &waiters_[static_cast<size_t>(node * vcs_per_router_)];
@@ -629,8 +669,8 @@ void PacketNetwork::reopen_vc(int node, int local) {
   if (closed == 0) closed_wake_[static_cast<size_t>(node)] = std::numeric_limits<int>::max();
 }
 
-int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* opens, bool& later, int& wake,
-                                       uint64_t& waits) {
+int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, bool& later,
+                                       int& wake, uint64_t& waits) {
   const int base = node * vcs_per_router_;
   const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
@@ -664,20 +704,22 @@ int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* open
       closed = open == 0 ? Closed{mine, my_wake} : Closed{};
       if (open == 0) continue;
       opens[count] = open;
+      out_ports[count] = in.out_port;
       requesters[count++] = i;
     }
   return count;
 }
 
-void PacketNetwork::vc_stage(int node) {
+inline void PacketNetwork::vc_stage(int node) {
   const int base = node * vcs_per_router_;
   const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
   const int n = vcs_per_router_;
   // The input VCs asking for an output VC this cycle, in ascending order, with the output VCs of their
-  // port each could be granted.
+  // port each could be granted and that port.
   int requesters[kMaxRouterVcs];
   uint64_t opens[kMaxRouterVcs];
+  uint8_t out_ports[kMaxRouterVcs];
   bool later = false;  // a routed VC not yet ready
   // What the VCs that can be granted none wait for: the output VCs they look at (wait_bit) and the
   // fewest credits one of them needs of a free VC.
@@ -685,11 +727,11 @@ void PacketNetwork::vc_stage(int node) {
   uint64_t waits = 0;
   int count = 0;
   if (indexed_) {
-    count = vc_requests_indexed(node, requesters, opens, later);
+    count = vc_requests_indexed(node, requesters, opens, out_ports, later);
     wake = closed_wake_[static_cast<size_t>(node)];
     waits = waited_[static_cast<size_t>(node)];
   } else {
-    count = vc_requests_scanned(node, requesters, opens, later, wake, waits);
+    count = vc_requests_scanned(node, requesters, opens, out_ports, later, wake, waits);
   }
   if (count == 0) {
     // Nothing can change for these VCs until one is routed, an output VC is freed or a free one gains
@@ -699,32 +741,55 @@ void PacketNetwork::vc_stage(int node) {
   }
   int accepted_vc[kMaxRouterVcs];  // per requester, the output VC it took (-1: none)
   if (n <= 64)
-    vc_grant(node, requesters, opens, count, accepted_vc);
+    vc_grant(node, requesters, opens, out_ports, count, accepted_vc);
   else
-    vc_grant_wide(node, requesters, opens, count, accepted_vc);
+    vc_grant_wide(node, requesters, opens, out_ports, count, accepted_vc);
+  // The router's records, reached once (byte-wide stores below would make the compiler reload each
+  // vector's data pointer at every access).
+  InputVc* inputs = &inputs_[static_cast<size_t>(base)];
+  OutputVc* outputs = &outputs_[static_cast<size_t>(base)];
+  uint64_t* free_ports = &free_mask_[static_cast<size_t>(pbase)];
+  uint64_t* routed_ports = &routed_mask_[static_cast<size_t>(pbase)];
+  uint64_t* asking_ports = &asking_mask_[static_cast<size_t>(pbase)];
+  uint16_t* va_grant = &va_grant_[static_cast<size_t>(base)];
+  uint16_t* va_accept = &va_accept_[static_cast<size_t>(base)];
+  uint8_t* active_out = &active_out_[static_cast<size_t>(base)];
+  const uint8_t* port_of = local_port_.data();
+  const uint64_t next = now_ + 1;
+  unsigned asking_now = 0;  // input ports with a VC asking for the switch from these grants
   int accepted = 0;
   for (int r = 0; r < count; ++r) {
     const int vc = accepted_vc[r];
     if (vc < 0) continue;
     const int i = requesters[r];
-    InputVc& in = inputs_[static_cast<size_t>(base + i)];
-    const int o = in.out_port * vcs + vc;
-    outputs_[static_cast<size_t>(base + o)].owner = i;
-    free_mask_[static_cast<size_t>(pbase + in.out_port)] &= ~bit(vc);
-    va_grant_[static_cast<size_t>(base + o)] = static_cast<uint16_t>(i + 1 == n ? 0 : i + 1);
-    va_accept_[static_cast<size_t>(base + i)] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
+    const int out_port = out_ports[r];
+    const int in_port = port_of[i];
+    const uint64_t in_bit = bit(i - in_port * vcs);
+    InputVc& in = inputs[i];
+    const int o = out_port * vcs + vc;
+    outputs[o].owner = i;
+    free_ports[out_port] &= ~bit(vc);
+    va_grant[o] = static_cast<uint16_t>(i + 1 == n ? 0 : i + 1);
+    va_accept[i] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
     in.out_vc = static_cast<int16_t>(vc);
     in.state = VcState::Active;
-    active_out_[static_cast<size_t>(base + i)] = in.out_port;
-    granted_now_[i / vcs] |= bit(i % vcs);
-    granted_any_ = true;
-    update_asking(node, i);
-    const size_t port = static_cast<size_t>(pbase + i / vcs);
-    routed_mask_[port] &= ~bit(i % vcs);
-    --unallocated_[static_cast<size_t>(node)];
-    acted_ = true;
-    in.ready = now_ + 1;
+    in.ready = next;
+    active_out[i] = static_cast<uint8_t>(out_port);
+    granted_now_[in_port] |= in_bit;
+    // (update_asking: the VC is active and holds its head, so it asks if its new output VC has a credit;
+    // a routed VC was not asking.)
+    if (outputs[o].credits > 0) {
+      asking_ports[in_port] |= in_bit;
+      asking_now |= 1u << in_port;
+    }
+    routed_ports[in_port] &= ~in_bit;
     ++accepted;
+  }
+  if (accepted > 0) {
+    granted_any_ = true;
+    acted_ = true;
+    unallocated_[static_cast<size_t>(node)] -= accepted;
+    asking_ports_[static_cast<size_t>(node)] |= static_cast<uint8_t>(asking_now);
   }
   if (accepted == count) {
     // Every VC that could be granted one was; the rest could not before these grants and cannot after
@@ -733,35 +798,50 @@ void PacketNetwork::vc_stage(int node) {
   }
 }
 
-void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* opens, int count, int* accepted_vc) {
+inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports,
+                                    int count, int* accepted_vc) {
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
+  const uint16_t* va_grant = &va_grant_[static_cast<size_t>(base)];
+  const uint16_t* va_accept = &va_accept_[static_cast<size_t>(base)];
   // Grant: each output VC asked for (bit: its router-local index) to the requester nearest at or after
-  // its round-robin pointer; a requester's grants are all on its own port.
-  uint64_t asking[64];   // per output VC, the requesters asking for it (bit: local index)
+  // its round-robin pointer; a requester's grants are all on its own port. An output VC only one
+  // requester asks for goes to it: only the contested ones need the round-robin.
+  uint64_t wants[64];      // per requester, the output VCs it asks for (router-local)
+  uint64_t asked = 0;      // the output VCs asked for
+  uint64_t contested = 0;  // ... by more than one requester
+  for (int r = 0; r < count; ++r) {
+    const uint64_t w = opens[r] << (out_ports[r] * vcs);
+    wants[r] = w;
+    contested |= asked & w;
+    asked |= w;
+  }
+  if (contested == 0) {  // every requester is granted all it asks for
+    for (int r = 0; r < count; ++r) accepted_vc[r] = first_from(opens[r], va_accept[requesters[r]]);
+    return;
+  }
+  uint64_t asking[64];   // per contested output VC, the requesters asking for it (bit: local index)
   uint64_t granted[64];  // per requester (local index), the output VCs granted it
-  uint64_t asked = 0;    // the output VCs asked for
+  for (uint64_t c = contested; c != 0; c &= c - 1) asking[__builtin_ctzll(c)] = 0;
   for (int r = 0; r < count; ++r) {
     const int i = requesters[r];
-    granted[i] = 0;
-    const uint64_t wants = opens[r] << (inputs_[static_cast<size_t>(base + i)].out_port * vcs);
-    for (uint64_t f = wants & ~asked; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] = 0;
-    asked |= wants;
-    for (uint64_t f = wants; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
+    granted[i] = wants[r] & ~contested;
+    for (uint64_t f = wants[r] & contested; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
   }
-  for (uint64_t m = asked; m != 0; m &= m - 1) {
-    const int o = __builtin_ctzll(m);
-    granted[first_from(asking[o], va_grant_[static_cast<size_t>(base + o)])] |= bit(o);
+  for (uint64_t c = contested; c != 0; c &= c - 1) {
+    const int o = __builtin_ctzll(c);
+    granted[first_from(asking[o], va_grant[o])] |= bit(o);
   }
   // Accept: each requester takes, of the output VCs granted it, the one nearest at or after its pointer.
   for (int r = 0; r < count; ++r) {
     const int i = requesters[r];
-    const uint64_t mine = granted[i] >> (inputs_[static_cast<size_t>(base + i)].out_port * vcs);
-    accepted_vc[r] = mine != 0 ? first_from(mine, va_accept_[static_cast<size_t>(base + i)]) : -1;
+    const uint64_t mine = granted[i] >> (out_ports[r] * vcs);
+    accepted_vc[r] = mine != 0 ? first_from(mine, va_accept[i]) : -1;
   }
 }
 
-void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_t* opens, int count, int* accepted_vc) {
+void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports,
+                                  int count, int* accepted_vc) {
   // As vc_grant, for more requesters than a word holds: per output VC, the requester at the least
   // distance after its pointer.
   const int base = node * vcs_per_router_;
@@ -772,7 +852,7 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
   std::fill(best, best + n, -1);
   for (int r = 0; r < count; ++r) {
     const int i = requesters[r];
-    const int first = inputs_[static_cast<size_t>(base + i)].out_port * vcs;
+    const int first = out_ports[r] * vcs;
     for (uint64_t f = opens[r]; f != 0; f &= f - 1) {
       const int o = first + __builtin_ctzll(f);
       int distance = i - va_grant_[static_cast<size_t>(base + o)];
@@ -782,7 +862,7 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
   }
   for (int r = 0; r < count; ++r) {
     const int i = requesters[r];
-    const int first = inputs_[static_cast<size_t>(base + i)].out_port * vcs;
+    const int first = out_ports[r] * vcs;
     uint64_t mine = 0;
     for (uint64_t f = opens[r]; f != 0; f &= f - 1)
       if (best[first + __builtin_ctzll(f)] == i) mine |= bit(__builtin_ctzll(f));
@@ -796,10 +876,14 @@ void PacketNetwork::block_vc_allocation(int node, bool later, int wake, uint64_t
   vc_waits_[static_cast<size_t>(node)] = waits;
 }
 
-void PacketNetwork::switch_stage(int node) {
-  const int base = node * vcs_per_router_;
+inline void PacketNetwork::switch_stage(int node) {
   const int vcs = config_.vcs;
   const int pbase = node * kRouterPorts;
+  const uint8_t* active_out = &active_out_[static_cast<size_t>(node * vcs_per_router_)];
+  const uint64_t* asking = &asking_mask_[static_cast<size_t>(pbase)];
+  uint8_t* sa_grant = &sa_grant_[static_cast<size_t>(pbase)];
+  uint8_t* sa_accept = &sa_accept_[static_cast<size_t>(pbase)];
+  uint8_t* sa_vc = &sa_vc_[static_cast<size_t>(pbase)];
   // Request: per input port, the first ready VC (round-robin from its pointer) for each output port.
   // requests[o]: the input ports asking for output port o; request_vc[port][o]: the VC port asks with.
   uint8_t requests[kRouterPorts] = {};
@@ -808,7 +892,7 @@ void PacketNetwork::switch_stage(int node) {
   const bool hold = config_.hold_switch, whole = config_.whole_packet_events;
   for (unsigned ports = asking_ports_[static_cast<size_t>(node)]; ports != 0; ports &= ports - 1) {
     const int port = __builtin_ctz(ports);
-    uint64_t mask = asking_mask_[static_cast<size_t>(pbase + port)];
+    uint64_t mask = asking[port];
     if (hold) {  // a held input port asks only for its packet's VC
       if (whole) {
         if (in_free_[static_cast<size_t>(pbase + port)] > now_) continue;
@@ -818,22 +902,26 @@ void PacketNetwork::switch_stage(int node) {
     }
     // A VC granted its output VC this cycle asks from the next (its `ready`).
     if (granted_any_) mask &= ~granted_now_[port];
-    const int start = sa_vc_[static_cast<size_t>(pbase + port)];
+    const uint8_t* outs = active_out + port * vcs;
+    const auto ask = [&](int vc) {  // VC vc of the port asks for its output port, unless one before it does
+      const int out_port = outs[vc];
+      if (requests[out_port] & bit(port)) return;
+      if (hold && (whole ? out_free_[static_cast<size_t>(pbase + out_port)] > now_
+                         : out_hold_[static_cast<size_t>(pbase + out_port)] >= 0 &&
+                               out_hold_[static_cast<size_t>(pbase + out_port)] != port))
+        return;  // another input holds that output port
+      requests[out_port] |= static_cast<uint8_t>(bit(port));
+      request_vc[port][out_port] = static_cast<uint8_t>(vc);
+      requested |= static_cast<unsigned>(bit(out_port));
+    };
+    if ((mask & (mask - 1)) == 0) {  // at most one VC asks (often): no order to follow
+      if (mask != 0) ask(__builtin_ctzll(mask));
+      continue;
+    }
     // The VCs from the pointer on, then those before it.
-    const uint64_t rounds[2] = {mask & ~(bit(start) - 1), mask & (bit(start) - 1)};
-    for (uint64_t m : rounds)
-      for (; m != 0; m &= m - 1) {
-        const int vc = __builtin_ctzll(m);
-        const int out_port = active_out_[static_cast<size_t>(base + port * vcs + vc)];
-        if (requests[out_port] & bit(port)) continue;
-        if (hold && (whole ? out_free_[static_cast<size_t>(pbase + out_port)] > now_
-                           : out_hold_[static_cast<size_t>(pbase + out_port)] >= 0 &&
-                                 out_hold_[static_cast<size_t>(pbase + out_port)] != port))
-          continue;  // another input holds that output port
-        requests[out_port] |= static_cast<uint8_t>(bit(port));
-        request_vc[port][out_port] = static_cast<uint8_t>(vc);
-        requested |= static_cast<unsigned>(bit(out_port));
-      }
+    const uint64_t before = bit(sa_vc[port]) - 1;
+    for (uint64_t m = mask & ~before; m != 0; m &= m - 1) ask(__builtin_ctzll(m));
+    for (uint64_t m = mask & before; m != 0; m &= m - 1) ask(__builtin_ctzll(m));
   }
   // Grant: each output port to one requesting input port; accept: each input port one grant, in
   // ascending port order (the order flits are sent in).
@@ -841,37 +929,43 @@ void PacketNetwork::switch_stage(int node) {
   unsigned granted = 0;               // the input ports granted something
   for (unsigned m = requested; m != 0; m &= m - 1) {
     const int o = __builtin_ctz(m);
-    const int port = first_from(requests[o], sa_grant_[static_cast<size_t>(pbase + o)]);
+    const int port = first_from(requests[o], sa_grant[o]);
     grants[port] |= static_cast<uint8_t>(bit(o));
     granted |= static_cast<unsigned>(bit(port));
   }
+  if (granted == 0) return;
+  acted_ = true;
+  last_move_ = now_;
+  int sent = 0;  // flits sent (flit by flit: send() leaves the router's counts of flits to this)
   for (unsigned m = granted; m != 0; m &= m - 1) {
     const int port = __builtin_ctz(m);
-    const int o = first_from(grants[port], sa_accept_[static_cast<size_t>(pbase + port)]);
+    const int o = first_from(grants[port], sa_accept[port]);
     const int vc = request_vc[port][o];
-    sa_grant_[static_cast<size_t>(pbase + o)] = static_cast<uint8_t>(port + 1 == kRouterPorts ? 0 : port + 1);
-    sa_accept_[static_cast<size_t>(pbase + port)] = static_cast<uint8_t>(o + 1 == kRouterPorts ? 0 : o + 1);
-    sa_vc_[static_cast<size_t>(pbase + port)] = static_cast<uint8_t>(vc + 1 == vcs ? 0 : vc + 1);
-    if (whole)
+    sa_grant[o] = static_cast<uint8_t>(port + 1 == kRouterPorts ? 0 : port + 1);
+    sa_accept[port] = static_cast<uint8_t>(o + 1 == kRouterPorts ? 0 : o + 1);
+    sa_vc[port] = static_cast<uint8_t>(vc + 1 == vcs ? 0 : vc + 1);
+    if (whole) {
       send_packet(node, port, vc, o);
-    else
+    } else {
       send(node, port, vc, o);
+      ++sent;
+    }
   }
+  buffered_[static_cast<size_t>(node)] -= sent;
+  buffered_total_ -= sent;
 }
 
-void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
+inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   const int in_local = in_port * vcs + in_vc;
+  const size_t in_at = static_cast<size_t>(node * kRouterPorts + in_port);
+  const size_t out_at = static_cast<size_t>(node * kRouterPorts + out_port);
   const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
   InputVc& in = inputs_[static_cast<size_t>(base + in_local)];
-  Flit f = buffers_[static_cast<size_t>(base + in_local) * cap + in.first];
+  const Flit f = buffers_[static_cast<size_t>(base + in_local) * cap + in.first];
   in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
-  --buffered_[static_cast<size_t>(node)];
-  --buffered_total_;
-  acted_ = true;
-  last_move_ = now_;
   // The freed slot's credit goes back upstream over the wire the flit came by.
   if (in_port == kTerminalPort)
     schedule(now_ + 1 + static_cast<uint64_t>(config_.terminal_cycles), EventKind::SourceCredit, node, 0, in_vc);
@@ -882,27 +976,35 @@ void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
   OutputVc& out = outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)];
   if (out_port != kTerminalPort) --out.credits;  // (a node always sinks: its ejection VCs never run short)
   if (config_.hold_switch) {                     // a head takes both ports until its tail has crossed
-    const size_t in_at = static_cast<size_t>(node * kRouterPorts + in_port);
-    const size_t out_at = static_cast<size_t>(node * kRouterPorts + out_port);
     if (f.tail)
       in_hold_[in_at] = out_hold_[out_at] = -1;
     else if (f.head)
       in_hold_[in_at] = static_cast<int8_t>(in_vc), out_hold_[out_at] = static_cast<int8_t>(in_port);
   }
+  // It asked for the switch; it stops when empty, out of credits or done with its packet (set_asking,
+  // whose port bit stays set while another VC of the port asks).
+  if (f.tail || in.count == 0 || out.credits == 0) {
+    uint64_t& asking = asking_mask_[in_at];
+    asking &= ~bit(in_vc);
+    if (asking == 0) asking_ports_[static_cast<size_t>(node)] &= static_cast<uint8_t>(~bit(in_port));
+  }
   if (f.tail) {  // the VC takes its next packet from the next cycle on (route, VC, switch: 3 cycles a packet)
     out.owner = -1;
-    free_mask_[static_cast<size_t>(node * kRouterPorts + out_port)] |= bit(out_vc);
-    freed(node, out_port, out_vc);
+    free_mask_[out_at] |= bit(out_vc);
+    // (freed(), here with its output VC at hand)
+    const uint64_t waiting = wait_bit(out_port, out_vc);
+    changed_[static_cast<size_t>(node)] |= waiting;
+    if (vc_waits_[static_cast<size_t>(node)] & waiting) {
+      const int room = config_.switching == Switching::CutThrough ? vc_wake_[static_cast<size_t>(node)] : 0;
+      if (out.credits >= room) vc_blocked_[static_cast<size_t>(node)] = 0;
+    }
     in.state = VcState::Idle;
     in.out_vc = -1;
     in.ready = now_ + 1;
-    set_asking(node, in_port, in_vc, false);
     if (in.count > 0) {  // the next packet's head
       ++unrouted_[static_cast<size_t>(node)];
-      idle_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] |= bit(in_vc);
+      idle_mask_[in_at] |= bit(in_vc);
     }
-  } else if (in.count == 0 || out.credits == 0) {
-    set_asking(node, in_port, in_vc, false);
   }
   const uint64_t traverse = static_cast<uint64_t>(config_.pipeline_cycles - 2);
   if (out_port == kTerminalPort) {

@@ -13,6 +13,7 @@ int ring_distance(int a, int b, int k) {
 }  // namespace
 
 PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
+  booksim_ = config.dateline != Dateline::Cray && config.dateline != Dateline::None;
   const int n = config.nodes();
   neighbors_.resize(static_cast<size_t>(n * kTorusPorts));
   coords_.resize(static_cast<size_t>(n * 3));
@@ -21,6 +22,26 @@ PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
     coords_[static_cast<size_t>(node * 3 + 1)] = (node / config.dims[0]) % config.dims[1];
     coords_[static_cast<size_t>(node * 3 + 2)] = node / (config.dims[0] * config.dims[1]);
   }
+  ordered_.resize(static_cast<size_t>(n));
+  for (int node = 0; node < n; ++node)
+    for (int i = 0; i < 3; ++i)
+      ordered_[static_cast<size_t>(node)] |= static_cast<uint64_t>(coord(node, config.dimension_order[i])) << (16 * i);
+  const auto bits_between = [](int begin, int end) {  // bits begin up to end (exclusive; at most 64)
+    const uint64_t below_end = end >= 64 ? ~uint64_t{0} : (uint64_t{1} << end) - 1;
+    return below_end & ~((uint64_t{1} << begin) - 1);
+  };
+  all_vcs_ = bits_between(0, config.vcs);
+  const int per_network = config.escape_vcs() / config.virtual_networks;
+  for (int network = 0; network < config.virtual_networks; ++network)
+    for (int half = 0; half < 2; ++half) {
+      int begin = network * per_network, end = begin + per_network;  // no deadlock avoidance: any VC of its network
+      if (config.dateline != Dateline::None) {
+        const int per_half = per_network / 2;
+        begin += half * per_half;
+        end = begin + per_half;
+      }
+      escape_vcs_[network * 2 + half] = bits_between(begin, end);
+    }
   for (int node = 0; node < n; ++node)
     for (int dim = 0; dim < 3; ++dim) {
       const int k = config.dims[dim];
@@ -29,18 +50,6 @@ PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
       neighbors_[static_cast<size_t>(node * kTorusPorts + 2 * dim)] = node + ((c + 1) % k - c) * stride;
       neighbors_[static_cast<size_t>(node * kTorusPorts + 2 * dim + 1)] = node + ((c + k - 1) % k - c) * stride;
     }
-}
-
-void PacketRouting::set_vcs(PacketHop& hop, const PacketRoute& p, int half) const {
-  const int per_network = config_.escape_vcs() / config_.virtual_networks;
-  if (config_.dateline == Dateline::None) {  // no deadlock avoidance: any VC of its network
-    hop.vc_begin = p.network * per_network;
-    hop.vc_end = hop.vc_begin + per_network;
-    return;
-  }
-  const int per_half = per_network / 2;
-  hop.vc_begin = p.network * per_network + half * per_half;
-  hop.vc_end = hop.vc_begin + per_half;
 }
 
 void PacketRouting::start(int src, PacketRoute& p, std::mt19937_64& coin) const {
@@ -62,12 +71,6 @@ void PacketRouting::start(int src, PacketRoute& p, std::mt19937_64& coin) const 
   p.halves = static_cast<uint8_t>(coin() & 7);
 }
 
-PacketHop PacketRouting::next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const {
-  if (config_.dateline != Dateline::Cray && config_.dateline != Dateline::None)
-    return booksim_next(node, in_port, p, coin);
-  return cray_next(node, p);
-}
-
 PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
   PacketHop hop;
   int remaining[3];
@@ -87,8 +90,7 @@ PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
     }
   if (dim < 0) {  // arrived: any virtual channel of the ejection channel
     hop.out_port = kTerminalPort;
-    hop.vc_begin = 0;
-    hop.vc_end = config_.vcs;
+    hop.vcs = all_vcs_;
     hop.productive = 0;
     return hop;
   }
@@ -104,48 +106,32 @@ PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
   const bool crossed = minus ? cur > from : cur < from;
   const bool crosses_ahead = minus ? cur < to : cur > to;
   const int half = wrap_hop || crossed ? 1 : crosses_ahead ? 0 : (p.halves >> dim) & 1;
-  hop.out_port = 2 * dim + (minus ? 1 : 0);
-  set_vcs(hop, p, half);
+  hop.out_port = static_cast<uint8_t>(2 * dim + (minus ? 1 : 0));
+  hop.vcs = escape_vcs(p, half);
   return hop;
 }
 
-PacketHop PacketRouting::booksim_next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const {
-  PacketHop hop;
-  for (int i = 0; i < 3; ++i) {
-    const int dim = config_.dimension_order[i];
-    const int cur = coord(node, dim);
-    const int to = coord(p.dst, dim);
-    if (cur == to) continue;
-    const int k = config_.dims[dim];
-    int dir;  // 0: +, 1: -
-    if (in_port < kTorusPorts && in_port / 2 == dim) {
-      dir = in_port % 2;  // along the ring it is on: same direction, same half
-    } else {
-      const int plus = ring_distance(to, cur, k);
-      const int minus = k - plus;
-      if (plus != minus)
-        dir = plus < minus ? 0 : 1;
-      else
-        dir = config_.tie_rule == TieRule::Plus    ? 0
-              : config_.tie_rule == TieRule::Minus ? 1
-                                                   : static_cast<int>(coin() & 1);
-      // The half of the virtual channels on this ring: the wrap k-1 -> 0 is the dateline.
-      const bool wraps = dir == 0 ? cur > to : cur < to;
-      if (config_.dateline == Dateline::Fixed) {
-        p.half = wraps ? 1 : 0;
-      } else {
-        const int mid = (k - 1) / 2;  // a second dateline between mid and mid + 1
-        const bool crosses_mid = dir == 0 ? cur <= mid && to > mid : cur > mid && to <= mid;
-        p.half = wraps ? 1 : crosses_mid ? 0 : static_cast<int8_t>(coin() & 1);
-      }
-    }
-    hop.out_port = 2 * dim + dir;
-    set_vcs(hop, p, p.half);
-    return hop;
+PacketHop PacketRouting::booksim_turn(int dim, int cur, int to, PacketRoute& p, std::mt19937_64& coin) const {
+  const int k = config_.dims[dim];
+  int dir;  // 0: +, 1: -
+  const int plus = ring_distance(to, cur, k);
+  const int minus = k - plus;
+  if (plus != minus)
+    dir = plus < minus ? 0 : 1;
+  else
+    dir = config_.tie_rule == TieRule::Plus ? 0 : config_.tie_rule == TieRule::Minus ? 1 : static_cast<int>(coin() & 1);
+  // The half of the virtual channels on this ring: the wrap k-1 -> 0 is the dateline.
+  const bool wraps = dir == 0 ? cur > to : cur < to;
+  if (config_.dateline == Dateline::Fixed) {
+    p.half = wraps ? 1 : 0;
+  } else {
+    const int mid = (k - 1) / 2;  // a second dateline between mid and mid + 1
+    const bool crosses_mid = dir == 0 ? cur <= mid && to > mid : cur > mid && to <= mid;
+    p.half = wraps ? 1 : crosses_mid ? 0 : static_cast<int8_t>(coin() & 1);
   }
-  hop.out_port = kTerminalPort;  // arrived: any virtual channel of the ejection channel
-  hop.vc_begin = 0;
-  hop.vc_end = config_.vcs;
+  PacketHop hop;
+  hop.out_port = static_cast<uint8_t>(2 * dim + dir);
+  hop.vcs = escape_vcs(p, p.half);
   return hop;
 }
 

@@ -31,10 +31,9 @@ struct PacketRoute {
   uint8_t halves = 0;   // cray dateline: bit d, its half on ring d where it need not cross the dateline
 };
 
-struct PacketHop {
-  int out_port = kTerminalPort;
-  int vc_begin = 0;  // the escape virtual channels it may take on out_port: [vc_begin, vc_end)
-  int vc_end = 0;
+struct PacketHop {   // (16 bytes: returned in registers)
+  uint64_t vcs = 0;  // the escape virtual channels it may take on out_port (bit vc)
+  uint8_t out_port = kTerminalPort;
   uint8_t productive = 0;  // adaptive routing: bit p set for every torus port p that brings it closer
 };
 
@@ -44,18 +43,40 @@ class PacketRouting {
   // A new packet from node src: its directions and halves (cray dateline; draws from `coin`).
   void start(int src, PacketRoute& p, std::mt19937_64& coin) const;
   // The next hop at router `node` of a packet that came in on `in_port`.
-  PacketHop next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const;
+  PacketHop next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const {
+    if (!booksim_) return cray_next(node, p);
+    // BookSim's dimension order, here (no call) but for a turn onto a new ring: the first ring in the
+    // order on which it is not yet at its destination's coordinate.
+    const uint64_t differ = ordered_[static_cast<size_t>(node)] ^ ordered_[static_cast<size_t>(p.dst)];
+    PacketHop hop;
+    if (differ == 0) {  // arrived: any virtual channel of the ejection channel
+      hop.vcs = all_vcs_;
+      return hop;
+    }
+    const int dim = config_.dimension_order[static_cast<size_t>(__builtin_ctzll(differ) / 16)];
+    if (in_port / 2 == dim) {  // along the ring it is on: same direction, same half (terminal / 2 is no dimension)
+      hop.out_port = static_cast<uint8_t>(in_port);
+      hop.vcs = escape_vcs(p, p.half);
+      return hop;
+    }
+    return booksim_turn(dim, coord(node, dim), coord(p.dst, dim), p, coin);
+  }
   int neighbor(int node, int port) const { return neighbors_[static_cast<size_t>(node * kTorusPorts + port)]; }
 
  private:
   int coord(int node, int dim) const { return coords_[static_cast<size_t>(node * 3 + dim)]; }
-  PacketHop booksim_next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const;
+  // BookSim's rules: the hop onto ring `dim` from coordinate cur towards to (its direction and half).
+  PacketHop booksim_turn(int dim, int cur, int to, PacketRoute& p, std::mt19937_64& coin) const;
   PacketHop cray_next(int node, PacketRoute& p) const;
   // The escape VCs of the packet's network and dateline half.
-  void set_vcs(PacketHop& hop, const PacketRoute& p, int half) const;
+  uint64_t escape_vcs(const PacketRoute& p, int half) const { return escape_vcs_[p.network * 2 + half]; }
   PacketConfig config_;
-  std::vector<int> neighbors_;  // by node x 6 + port
-  std::vector<int> coords_;     // by node x 3 + dimension (a table: routing a hop divides nothing)
+  bool booksim_ = false;           // BookSim's datelines (fixed, balanced), else the T3E's rules (cray_next)
+  uint64_t escape_vcs_[4] = {};    // by network x 2 + dateline half: the escape VCs (a table: no division)
+  uint64_t all_vcs_ = 0;           // every VC (the ejection channel's)
+  std::vector<int> neighbors_;     // by node x 6 + port
+  std::vector<int> coords_;        // by node x 3 + dimension (a table: routing a hop divides nothing)
+  std::vector<uint64_t> ordered_;  // by node: its coordinates in dimension_order, 16 bits each from the lowest
 };
 
 }  // namespace t3sim::core
