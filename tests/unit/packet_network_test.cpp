@@ -224,6 +224,37 @@ TEST(PacketNetwork, CrayRoutesKeepTheZeroLoadClosedForm) {
     }
 }
 
+// Requests and replies queue apart at the node (virtual_networks 2): every node of an 8-ring sends
+// requests into node 7, so node 5's requests wait for the congested x+ link and fill the VCs of its
+// router's terminal input; a reply node 5 then sends one hop the other way, on an idle link, enters on
+// a VC of its own network and arrives in its zero-load time, at most one request packet later (the
+// node's channel takes a packet of each network in turn). A shared queue would hold it until one of
+// the requests' VCs drained.
+TEST(PacketNetwork, AReplyDoesNotWaitBehindItsNodesBlockedRequests) {
+  const PacketConfig c = t3e_like({8, 1, 1}, HopOrder::Dimension, false);
+  PacketNetwork net(c);
+  for (int node = 0; node < 7; ++node) net.add_message(node, 7, 64.0 * 200, -1, 0);
+  while (net.now() < 400) {
+    net.skip_to(net.next_busy_cycle());
+    net.step();
+    ASSERT_TRUE(net.delivered().empty());
+  }
+  const uint64_t given = net.now();
+  const int reply = net.add_message(5, 4, 8, -1, 1);
+  uint64_t arrived = 0;
+  while (arrived == 0) {
+    ASSERT_NE(net.next_busy_cycle(), UINT64_MAX);
+    net.skip_to(net.next_busy_cycle());
+    const uint64_t cycle = net.now();
+    net.step();
+    for (int m : net.delivered())
+      if (m == reply) arrived = cycle;
+  }
+  const uint64_t zero_load = 1 + 2 + 2 * 3 + 1 + 2;  // one hop, a packet of 3 flits (2 of header)
+  EXPECT_GE(arrived - given, zero_load);
+  EXPECT_LE(arrived - given, zero_load + static_cast<uint64_t>(c.packet_flits));
+}
+
 // Bit complement on 8x8x8: every node to its mirror image, 9 hops through the middle. The adaptive
 // VC can only add room; the escape VCs are the same, so adaptive routing is never slower.
 TEST(PacketNetwork, AdaptiveIsNeverSlowerThanItsEscapeOnlyTwinOnBitComplement) {

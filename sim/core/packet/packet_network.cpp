@@ -183,28 +183,31 @@ void PacketNetwork::activate(int node) {
 
 void PacketNetwork::enqueue(Source& s, int message) {
   Message& m = messages_[message];
-  if (s.first < 0) {
-    s.first = m.next = m.prev = message;
+  Lane& lane = s.lanes[m.network];
+  if (lane.first < 0) {
+    lane.first = m.next = m.prev = message;
   } else {
-    Message& first = messages_[s.first];
-    m.next = s.first;
+    Message& first = messages_[lane.first];
+    m.next = lane.first;
     m.prev = first.prev;
     messages_[first.prev].next = message;
     first.prev = message;
   }
+  ++lane.waiting;
   ++s.waiting;
 }
 
-void PacketNetwork::dequeue(Source& s, int message) {
+void PacketNetwork::dequeue(Source& s, Lane& lane, int message) {
   Message& m = messages_[message];
-  if (--s.waiting == 0) {
-    s.first = s.turn = -1;
+  --s.waiting;
+  if (--lane.waiting == 0) {
+    lane.first = lane.turn = -1;
     return;
   }
   messages_[m.prev].next = m.next;
   messages_[m.next].prev = m.prev;
-  if (s.first == message) s.first = m.next;
-  if (s.turn == message) s.turn = m.next;
+  if (lane.first == message) lane.first = m.next;
+  if (lane.turn == message) lane.turn = m.next;
 }
 
 void PacketNetwork::mark_dry(uint64_t from, uint64_t to) {
@@ -322,7 +325,7 @@ void PacketNetwork::arrive(const Event& e) {
     case EventKind::SourceCredit:
       source_wait_[static_cast<size_t>(e.node)] = 0;
       sources_[static_cast<size_t>(e.node)].credits[e.vc] += e.flit.flits;
-      sources_[static_cast<size_t>(e.node)].stalled = false;
+      for (Lane& lane : sources_[static_cast<size_t>(e.node)].lanes) lane.stalled = false;
       break;
     case EventKind::Eject: {
       count_ejected(e.node, now_ + 1 - e.flit.flits, e.flit.flits);  // (a whole packet: its flits up to now)
@@ -356,6 +359,39 @@ void PacketNetwork::count_ejected(int node, uint64_t first_cycle, int flits) {
   }
 }
 
+int PacketNetwork::next_message(const Lane& lane, double& ready, bool& first_tried, uint64_t& earliest) const {
+  for (int tried = 0, at = lane.turn < 0 ? lane.first : lane.turn; tried < lane.waiting;
+       ++tried, at = messages_[at].next) {
+    const Message& m = messages_[at];
+    if (m.arrived >= now_) {  // a message enters the source queue the cycle after it is given
+      earliest = std::min(earliest, m.arrived + 1);
+      continue;
+    }
+    const double issued = paced_ready(m);
+    if (issued > static_cast<double>(now_)) {
+      earliest = std::min(earliest, static_cast<uint64_t>(std::ceil(issued)));
+      continue;
+    }
+    ready = issued;
+    first_tried = tried == 0;
+    return at;
+  }
+  return -1;
+}
+
+int PacketNetwork::terminal_vc(const Source& s, int network, int need) const {
+  const int vcs = config_.vcs;
+  const int per_network = config_.escape_vcs() / config_.virtual_networks;
+  for (int tried = 0; tried < vcs; ++tried) {
+    const int c = (s.vc_turn + tried) % vcs;
+    const bool allowed = config_.virtual_networks == 1 ||
+                         (c >= network * per_network && c < (network + 1) * per_network) ||
+                         (config_.adaptive && c == config_.adaptive_vc());
+    if (allowed && !s.busy[static_cast<size_t>(c)] && s.credits[static_cast<size_t>(c)] >= need) return c;
+  }
+  return -1;
+}
+
 void PacketNetwork::inject(int node) {
   Source& s = sources_[static_cast<size_t>(node)];
   const int vcs = config_.vcs;
@@ -368,51 +404,41 @@ void PacketNetwork::inject(int node) {
     s.packet = -1;
   }
   if (s.packet < 0) {
-    if (s.stalled) {
-      wait = kNever;
-      return;
-    }
-    // A new packet: the next message (round-robin) that may inject, on a free VC with room.
-    int chosen = -1;
-    bool first_tried = false;
+    // A new packet: of each virtual network in turn, the next message (round-robin) that may inject, on a
+    // free VC of its network with room.
+    const int networks = config_.virtual_networks;
+    int chosen = -1, vc = -1, network = 0;
     double chosen_ready = 0;     // its payload's issue time (paced_ready)
     uint64_t earliest = kNever;  // when none may: the first cycle one may
-    for (int tried = 0, at = s.turn < 0 ? s.first : s.turn; tried < s.waiting && chosen < 0;
-         ++tried, at = messages_[at].next) {
+    for (int k = 0; k < networks && vc < 0; ++k) {
+      network = (s.lane_turn + k) % networks;
+      Lane& lane = s.lanes[network];
+      if (lane.stalled || lane.waiting == 0) continue;
+      bool first_tried = false;
+      const int at = next_message(lane, chosen_ready, first_tried, earliest);
+      if (at < 0) continue;
       const Message& m = messages_[at];
-      if (m.arrived >= now_) {  // a message enters the source queue the cycle after it is given
-        earliest = std::min(earliest, m.arrived + 1);
-        continue;
+      const int flits = config_.flits_for(std::min(m.bytes_left, static_cast<double>(config_.payload_bytes())));
+      vc = terminal_vc(s, network, config_.switching == Switching::CutThrough ? flits : 1);
+      if (vc >= 0) {
+        chosen = at;
+      } else if (first_tried) {
+        // No VC with room, and the message tried first was the one chosen: the choice stays until a
+        // credit comes back (messages given later queue behind it), no need to look again until then.
+        lane.stalled = true;
+      } else {
+        earliest = std::min(earliest, now_ + 1);  // another message's turn: look again next cycle
       }
-      const double ready = paced_ready(m);
-      if (ready > static_cast<double>(now_)) {
-        earliest = std::min(earliest, static_cast<uint64_t>(std::ceil(ready)));
-        continue;
-      }
-      chosen = at;
-      chosen_ready = ready;
-      first_tried = tried == 0;
     }
     if (chosen < 0) {
       wait = earliest;
       return;
     }
+    Lane& lane = s.lanes[network];
+    s.lane_turn = (network + 1) % networks;
     Message& m = messages_[chosen];
     const double payload = std::min(m.bytes_left, static_cast<double>(config_.payload_bytes()));
     const int flits = config_.flits_for(payload);
-    int vc = -1;
-    for (int tried = 0; tried < vcs && vc < 0; ++tried) {
-      const int c = (s.vc_turn + tried) % vcs;
-      const int need = config_.switching == Switching::CutThrough ? flits : 1;
-      if (!s.busy[static_cast<size_t>(c)] && s.credits[static_cast<size_t>(c)] >= need) vc = c;
-    }
-    if (vc < 0) {
-      // No VC with room. When the message tried first was the one chosen, the choice stays until a
-      // credit comes back (messages given later queue behind it): no need to look again until then.
-      s.stalled = first_tried;
-      if (s.stalled) wait = kNever;
-      return;
-    }
     s.vc_turn = (vc + 1) % vcs;
     const int id = packets_.take();
     const int message = chosen;
@@ -433,8 +459,8 @@ void PacketNetwork::inject(int node) {
     }
     m.bytes_left -= payload;
     // Next time, the message after this one (after the newest, the oldest).
-    s.turn = m.next == s.first ? -1 : m.next;
-    if (--m.to_make == 0) dequeue(s, chosen);
+    lane.turn = m.next == lane.first ? -1 : m.next;
+    if (--m.to_make == 0) dequeue(s, lane, chosen);
     s.packet = id;
     s.sent = 0;
     s.vc = vc;

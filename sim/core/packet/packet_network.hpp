@@ -156,20 +156,27 @@ class PacketNetwork {
   // packet leaves once its last byte is issued, so a message of n packets' last leaves n payloads'
   // issue times after its PE starts on it, as a flow's last byte does (0 for an unpaced message).
   double paced_ready(const Message& m) const;
-  struct Source {  // a node's injection side
-    // The messages with packets to make, round-robin, in the order given: a ring linked through
-    // Message::next and prev (thousands may wait, and one leaves from anywhere in it).
+  // A node's messages of one virtual network with packets to make, round-robin, in the order given: a
+  // ring linked through Message::next and prev (thousands may wait, and one leaves from anywhere in it).
+  // Requests and replies queue apart (the T3E's separate networks reach into the node): a reply never
+  // waits behind a request whose packet cannot enter, nor the reverse.
+  struct Lane {
     int first = -1;  // the oldest (-1: none)
     int waiting = 0;
-    int turn = -1;    // the message to try first (-1: the oldest)
-    int packet = -1;  // the packet being injected
-    int sent = 0;     // its flits sent
+    int turn = -1;         // the message to try first (-1: the oldest)
+    bool stalled = false;  // its next packet waits for a credit (inject() need not look until one comes)
+  };
+  struct Source {       // a node's injection side
+    Lane lanes[2];      // by virtual network
+    int lane_turn = 0;  // the virtual network to try first for the next packet
+    int waiting = 0;    // messages waiting, both lanes
+    int packet = -1;    // the packet being injected
+    int sent = 0;       // its flits sent
     int vc = -1;
     int vc_turn = 0;
     std::vector<int> credits;  // per VC of the router's terminal input
     std::vector<char> busy;    // per VC: a packet is being injected on it
     bool listed = false;       // in active_sources_
-    bool stalled = false;      // its next packet waits for a credit (inject() need not look until one comes)
     bool used = false;         // it has been given a message
     uint64_t free_at = 0;      // whole-packet events: the cycle its packet's last flit has left
     int64_t dry_since = 0;     // the cycle it last had nothing to inject (-1: it has)
@@ -250,8 +257,14 @@ class PacketNetwork {
   void update_asking(int node, int local);
   void set_asking(int node, int port, int vc, bool asking);  // keeps asking_ports_ in step
   void mark_dry(uint64_t from, uint64_t to);                 // some source had nothing to inject in [from, to]
-  void enqueue(Source& s, int message);                      // after the newest
-  void dequeue(Source& s, int message);
+  void enqueue(Source& s, int message);                      // after the newest of its lane
+  void dequeue(Source& s, Lane& lane, int message);
+  // The next message of `lane` (round-robin) whose packet may enter now (-1: none; `earliest` then
+  // lowered to the first cycle one may), with its payload's issue time and whether it was tried first.
+  int next_message(const Lane& lane, double& ready, bool& first_tried, uint64_t& earliest) const;
+  // A VC of the router's terminal input that virtual network `network` may take, with `need` credits,
+  // round-robin from the source's pointer (-1: none): its network's escape VCs and the adaptive VC.
+  int terminal_vc(const Source& s, int network, int need) const;
   [[noreturn]] void deadlock() const;
   std::string vc_name(int global_input_vc) const;
 
