@@ -407,7 +407,8 @@ void PacketNetwork::inject(int node) {
     // A new packet: of each virtual network in turn, the next message (round-robin) that may inject, on a
     // free VC of its network with room.
     const int networks = config_.virtual_networks;
-    int chosen = -1, vc = -1, network = 0;
+    int chosen = -1, vc = -1, network = 0, flits = 0;
+    double payload = 0;          // the chosen message's next packet's
     double chosen_ready = 0;     // its payload's issue time (paced_ready)
     uint64_t earliest = kNever;  // when none may: the first cycle one may
     for (int k = 0; k < networks && vc < 0; ++k) {
@@ -418,7 +419,8 @@ void PacketNetwork::inject(int node) {
       const int at = next_message(lane, chosen_ready, first_tried, earliest);
       if (at < 0) continue;
       const Message& m = messages_[at];
-      const int flits = config_.flits_for(std::min(m.bytes_left, static_cast<double>(config_.payload_bytes())));
+      payload = std::min(m.bytes_left, static_cast<double>(config_.payload_bytes()));
+      flits = config_.flits_for(payload);
       vc = terminal_vc(s, network, config_.switching == Switching::CutThrough ? flits : 1);
       if (vc >= 0) {
         chosen = at;
@@ -437,8 +439,6 @@ void PacketNetwork::inject(int node) {
     Lane& lane = s.lanes[network];
     s.lane_turn = (network + 1) % networks;
     Message& m = messages_[chosen];
-    const double payload = std::min(m.bytes_left, static_cast<double>(config_.payload_bytes()));
-    const int flits = config_.flits_for(payload);
     s.vc_turn = (vc + 1) % vcs;
     const int id = packets_.take();
     const int message = chosen;
