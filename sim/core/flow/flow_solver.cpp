@@ -59,6 +59,8 @@ ResourceId FlowSolver::add_resource(double capacity) {
   user_weight_.emplace_back();
   dependents_.emplace_back();
   scratch_.resize(capacity_.size());
+  fill_state_.resize(capacity_.size());
+  committed_.resize(capacity_.size());
   return static_cast<ResourceId>(capacity_.size() - 1);
 }
 
@@ -119,7 +121,7 @@ void FlowSolver::apply_crowding(ResourceId r) {
 void FlowSolver::mark_dirty(EntryId e, bool users_changed) {
   for (ResourceId r : entries_[static_cast<size_t>(e)].path) {
     Scratch& s = scratch_[static_cast<size_t>(r)];
-    s.committed_valid = false;  // its users, their multiplicities or their shares change
+    committed_[static_cast<size_t>(r)].load = Committed::kStale;  // its users, their multiplicities or shares change
     s.recount = s.recount || users_changed;
     if (!s.dirty) {
       s.dirty = true;
@@ -331,9 +333,9 @@ void FlowSolver::set_share(EntryId e, double share) {
   mark_dirty(e, false);       // a share moves no stream: crowded capacities stay as counted
 }
 
-const FlowSolver::Scratch& FlowSolver::committed(ResourceId r) const {
-  Scratch& s = scratch_[static_cast<size_t>(r)];
-  if (!s.committed_valid) {
+const FlowSolver::Committed& FlowSolver::committed(ResourceId r) const {
+  Committed& s = committed_[static_cast<size_t>(r)];
+  if (s.load == Committed::kStale) {
     stats_.fill_users += users_[static_cast<size_t>(r)].size();
     s.load = 0;
     s.fastest = 0;
@@ -344,7 +346,6 @@ const FlowSolver::Scratch& FlowSolver::committed(ResourceId r) const {
       s.load += ue.count * weights[j] * ue.rate;
       s.fastest = std::max(s.fastest, ue.rate);
     }
-    s.committed_valid = true;
   }
   return s;
 }
@@ -383,29 +384,28 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   for (EntryId e : set) {
     const Entry& en = entries_[static_cast<size_t>(e)];
     for (size_t i = 0; i < en.path.size(); ++i) {
-      Scratch& s = scratch_[static_cast<size_t>(en.path[i])];
+      FillState& s = fill_state_[static_cast<size_t>(en.path[i])];
       if (s.fill_stamp != stamp) {
         s.fill_stamp = stamp;
         s.active = 0;
         s.unfrozen_users = 0;
         s.cap_sum = 0;
         s.set_load = 0;
-        s.set_users = 0;
         s.set_fastest = 0;
+        s.outside = static_cast<int>(users_[static_cast<size_t>(en.path[i])].size());
         all.push_back(en.path[i]);
       }
       const double load = en.count * weight_of(en, i);
       s.active += load;
       ++s.unfrozen_users;
       s.set_load += load * en.rate;
-      ++s.set_users;
+      --s.outside;
     }
   }
   // Capacity left by the outside entries: in a re-solve, their committed load is the resource's
   // (cached) committed load less the set's; in a full solve nothing is outside.
   for (ResourceId r : all) {
-    Scratch& s = scratch_[static_cast<size_t>(r)];
-    s.outside = static_cast<int>(users_[static_cast<size_t>(r)].size()) - s.set_users;
+    FillState& s = fill_state_[static_cast<size_t>(r)];
     s.remaining = capacity_[static_cast<size_t>(r)];
     if (incremental && s.outside > 0) s.remaining -= committed(r).load - s.set_load;
     if (s.remaining < 0) s.remaining = 0;
@@ -420,19 +420,19 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     const Entry& en = entries_[static_cast<size_t>(e)];
     double bound = en.cap;
     for (size_t i = 0; i < en.path.size(); ++i)
-      bound = std::min(bound, scratch_[static_cast<size_t>(en.path[i])].remaining / (en.count * weight_of(en, i)));
+      bound = std::min(bound, fill_state_[static_cast<size_t>(en.path[i])].remaining / (en.count * weight_of(en, i)));
     for (size_t i = 0; i < en.path.size(); ++i)
-      scratch_[static_cast<size_t>(en.path[i])].cap_sum += en.count * weight_of(en, i) * bound;
+      fill_state_[static_cast<size_t>(en.path[i])].cap_sum += en.count * weight_of(en, i) * bound;
   }
   for (ResourceId r : all) {
-    const Scratch& s = scratch_[static_cast<size_t>(r)];
+    const FillState& s = fill_state_[static_cast<size_t>(r)];
     if (!(s.cap_sum < s.remaining * (1 - kTol))) touched.push_back(r);
   }
   // (fair share, resource): the smallest share saturates first. A binary heap over a reused vector,
   // used only when the scan below hands over.
   std::vector<ShareItem>& heap = fill_heap_;
   heap.clear();
-  for (ResourceId r : touched) scratch_[static_cast<size_t>(r)].heap_stamp = stamp;
+  for (ResourceId r : touched) fill_state_[static_cast<size_t>(r)].heap_stamp = stamp;
   auto push = [&heap](double share, ResourceId r) {
     heap.push_back({share, r});
     std::push_heap(heap.begin(), heap.end(), std::greater<>());
@@ -461,7 +461,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     --unfrozen;
     const Entry& en = entries_[static_cast<size_t>(e)];
     for (size_t i = 0; i < en.path.size(); ++i) {
-      Scratch& s = scratch_[static_cast<size_t>(en.path[i])];
+      FillState& s = fill_state_[static_cast<size_t>(en.path[i])];
       s.set_fastest = std::max(s.set_fastest, rate);
       if (s.heap_stamp != stamp) continue;  // not a candidate bottleneck (see above)
       const double load = en.count * weight_of(en, i);
@@ -478,7 +478,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
   auto current_top = [&]() -> bool {
     while (!heap.empty()) {
       const auto [key, r] = heap.front();
-      const Scratch& s = scratch_[static_cast<size_t>(r)];
+      const FillState& s = fill_state_[static_cast<size_t>(r)];
       if (s.unfrozen_users == 0) {
         pop();
         continue;
@@ -528,7 +528,7 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     if (levels == kLinearFillLevels && touched.size() > kLinearFillResources) break;  // to the heap
     double share_level = kNoCap;
     for (size_t i = 0; i < touched.size();) {
-      const Scratch& s = scratch_[static_cast<size_t>(touched[i])];
+      const FillState& s = fill_state_[static_cast<size_t>(touched[i])];
       if (s.unfrozen_users == 0) {
         touched[i] = touched.back();
         touched.pop_back();
@@ -541,14 +541,14 @@ void FlowSolver::fill(const std::vector<EntryId>& set, std::vector<double>& rate
     if (!start_level(share_level, &level, &limit)) break;
     for (size_t i = 0; i < touched.size(); ++i) {
       const ResourceId r = touched[i];
-      const Scratch& s = scratch_[static_cast<size_t>(r)];
+      const FillState& s = fill_state_[static_cast<size_t>(r)];
       if (s.unfrozen_users == 0 || s.remaining / s.active > limit) continue;
       for (EntryId u : users_[static_cast<size_t>(r)])
         if (frozen_[static_cast<size_t>(u)] == stamp) freeze(u, level, r);
     }
   }
   for (ResourceId r : touched) {
-    const Scratch& s = scratch_[static_cast<size_t>(r)];
+    const FillState& s = fill_state_[static_cast<size_t>(r)];
     if (unfrozen > 0 && s.unfrozen_users > 0) heap.push_back({s.remaining / s.active, r});
   }
   std::make_heap(heap.begin(), heap.end(), std::greater<>());
@@ -574,10 +574,11 @@ bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
   }
   for (ResourceId r : en.path) {
     Scratch& s = scratch_[static_cast<size_t>(r)];
+    const FillState& f = fill_state_[static_cast<size_t>(r)];
     double load;
     double fastest;
-    if (s.fill_stamp != fill_epoch_) {  // no user re-solved: its committed figures hold
-      const Scratch& c = committed(r);
+    if (f.fill_stamp != fill_epoch_) {  // no user re-solved: its committed figures hold
+      const Committed& c = committed(r);
       load = c.load;
       fastest = c.fastest;
     } else {
@@ -586,13 +587,13 @@ bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
       // re-solved user, and the committed fastest user as a bound on the others. Only when these do
       // not settle it are the users summed under the trial rates.
       const double capacity = capacity_[static_cast<size_t>(r)];
-      if (s.heap_stamp == fill_epoch_) {
-        if (s.remaining > capacity * kTol) continue;  // not saturated
-        if (rate >= std::max(s.set_fastest, committed(r).fastest) * (1 - kTol)) {
+      if (f.heap_stamp == fill_epoch_) {
+        if (f.remaining > capacity * kTol) continue;  // not saturated
+        if (rate >= std::max(f.set_fastest, committed(r).fastest) * (1 - kTol)) {
           set_bottleneck(e, r);
           return true;
         }
-      } else if (s.cap_sum < s.remaining * (1 - kTol)) {
+      } else if (f.cap_sum < f.remaining * (1 - kTol)) {
         continue;  // its users' caps leave it room: not saturated
       }
       if (s.check_stamp != check_epoch_) {  // under the trial rates, once per check round
@@ -701,7 +702,7 @@ const std::vector<EntryId>& FlowSolver::solve_rounds(bool local) {
           set_bottleneck(e, kAtCap);
           continue;
         }
-        if (by != kAtCap && scratch_[static_cast<size_t>(by)].outside == 0) {
+        if (by != kAtCap && fill_state_[static_cast<size_t>(by)].outside == 0) {
           set_bottleneck(e, by);
           continue;
         }
@@ -735,7 +736,7 @@ const std::vector<EntryId>& FlowSolver::solve_rounds(bool local) {
     if (trial_[static_cast<size_t>(e)] != en.rate) {
       en.rate = trial_[static_cast<size_t>(e)];
       changed_.push_back(e);
-      for (ResourceId r : en.path) scratch_[static_cast<size_t>(r)].committed_valid = false;
+      for (ResourceId r : en.path) committed_[static_cast<size_t>(r)].load = Committed::kStale;
     }
   }
   for (EntryId e : dirty_new_)

@@ -159,20 +159,22 @@ class FlowSolver {
   const Stats& stats() const { return stats_; }
 
  private:
-  struct Entry {
+  // What the solve reads of an entry for each user it visits (rate, count, cap, share, path, weights)
+  // sits in the entry's first cache line; the rest (slots, the key as given) after it.
+  struct alignas(64) Entry {
+    double rate = 0;  // divided by share (the rate the solve works in)
+    int count = 0;
+    int crowd_key = -1;   // set_crowd_key; -1: none (a stream per flow)
+    double cap = kNoCap;  // divided by share
+    double share = 1;
     std::vector<ResourceId> path;
     std::vector<double> weight;  // weight[i] on path[i], times share; empty when every one is 1
     std::vector<int> slot;       // slot[i]: index of this entry in users_[path[i]]
-    double cap = kNoCap;         // divided by share
-    double rate = 0;             // divided by share (the rate the solve works in)
-    double share = 1;
     // As given (weights empty when all 1): a new share scales these as add_flow does, so that the
     // entry and a later flow of the same path, weights, cap and share hold bitwise the same key.
     std::vector<double> given_weight;
     double given_cap = kNoCap;
-    int count = 0;
     std::size_t hash = 0;  // path_hash(path, given_cap)
-    int crowd_key = -1;    // set_crowd_key; -1: none (a stream per flow)
   };
   static double weight_of(const Entry& en, std::size_t i) { return en.weight.empty() ? 1.0 : en.weight[i]; }
   static std::vector<double> as_given(const std::vector<double>& weights);  // Entry::given_weight's form
@@ -220,36 +222,46 @@ class FlowSolver {
 
   // Solve state. trial_[e] is e's rate during a solve (equal to entries_[e].rate outside one).
   // Marks are epoch stamps (64-bit: they never wrap), so no clearing pass is needed.
+  // Per resource, what a fill reads and writes for every resource of its set's paths, in one cache
+  // line of its own (the fill is most of a solve's time, and its resources are scattered).
+  struct alignas(64) FillState {
+    uint64_t fill_stamp = 0;  // remaining / active set up for the current fill
+    uint64_t heap_stamp = 0;  // a candidate bottleneck of the current fill
+    double remaining = 0;     // capacity left for the set's unfrozen entries
+    double active = 0;        // multiplicity x weight of the set's unfrozen entries
+    double cap_sum = 0;       // what the set's users could take at most (caps, capacity left)
+    double set_load = 0;      // the set's users' committed load
+    double set_fastest = 0;   // the largest rate given to a user in the set
+    int unfrozen_users = 0;   // the set's unfrozen entries crossing it
+    int outside = 0;          // users outside the set
+  };
+  mutable std::vector<FillState> fill_state_;
+  // The rest of a resource's solve state.
   struct Scratch {
-    bool dirty = false;            // its users changed since the last solve
-    bool recount = false;          // its users or their multiplicities changed: crowding counted again
-    bool deferred = false;         // in deferred_resources_
-    uint64_t s_stamp = 0;          // in the re-solved set S of the current solve
-    uint64_t fill_stamp = 0;       // remaining / active set up for the current fill
-    uint64_t heap_stamp = 0;       // a candidate bottleneck of the current fill
-    uint64_t check_stamp = 0;      // load / fastest computed for the current check round
-    double remaining = 0;          // fill: capacity left for the set's unfrozen entries
-    double active = 0;             // fill: multiplicity x weight of the set's unfrozen entries
-    int unfrozen_users = 0;        // fill: the set's unfrozen entries crossing it
-    int outside = 0;               // fill: users outside the set
-    double cap_sum = 0;            // fill: what the set's users could take at most (caps, capacity left)
-    double set_load = 0;           // fill: the set's users' committed load
-    int set_users = 0;             // fill: users in the set
-    double set_fastest = 0;        // fill: the largest rate given to a user in the set
-    double trial_load = 0;         // check: sum of count x trial rate
-    double trial_fastest = 0;      // check: the largest trial rate of its users
-    bool committed_valid = false;  // load / fastest below hold the committed rates' figures
-    double load = 0;               // committed: sum of count x rate
-    double fastest = 0;            // committed: the largest rate of its users
+    bool dirty = false;        // its users changed since the last solve
+    bool recount = false;      // its users or their multiplicities changed: crowding counted again
+    bool deferred = false;     // in deferred_resources_
+    uint64_t s_stamp = 0;      // in the re-solved set S of the current solve
+    uint64_t check_stamp = 0;  // load / fastest computed for the current check round
+    double trial_load = 0;     // check: sum of count x trial rate
+    double trial_fastest = 0;  // check: the largest trial rate of its users
   };
   mutable std::vector<Scratch> scratch_;
+  // Per resource, its users' committed figures, kept apart (16 bytes) since fills and checks read them
+  // for resources they touch nothing else of.
+  struct Committed {
+    static constexpr double kStale = -1;  // load: its users, their counts, shares or rates changed since
+    double load = kStale;                 // sum of count x weight x rate
+    double fastest = 0;                   // the largest rate of its users
+  };
+  mutable std::vector<Committed> committed_;
   mutable std::vector<uint64_t> frozen_;  // fill: == fill epoch: in the set, not frozen yet
   mutable uint64_t fill_epoch_ = 0;
   mutable uint64_t check_epoch_ = 0;
   mutable std::vector<ResourceId> fill_resources_;      // the fill's candidate bottlenecks
   mutable std::vector<ResourceId> fill_all_resources_;  // every resource of the set's paths
   // The committed load and fastest user of r, recomputed when a user's rate or count changed.
-  const Scratch& committed(ResourceId r) const;
+  const Committed& committed(ResourceId r) const;
   mutable std::vector<EntryId> fill_capped_;
   std::vector<double> trial_;
   std::vector<int> bottleneck_;  // per entry: the resource that held it at the last check (-1: its cap)
