@@ -41,8 +41,9 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   buffered_.assign(static_cast<size_t>(n), 0);
   unrouted_.assign(static_cast<size_t>(n), 0);
   unallocated_.assign(static_cast<size_t>(n), 0);
-  idle_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
-  routed_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
+  vc_words_ = (vcs_per_router_ + 63) / 64;
+  idle_.assign(static_cast<size_t>(n * vc_words_), 0);
+  routed_.assign(static_cast<size_t>(n * vc_words_), 0);
   asking_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   asking_ports_.assign(static_cast<size_t>(n), 0);
   vc_blocked_.assign(static_cast<size_t>(n), 0);
@@ -256,13 +257,18 @@ void PacketNetwork::step() {
   for (size_t i = 0; i < active_routers_.size(); ++i) {
     const int node = active_routers_[i];
     acted_ = false;
-    if (granted_any_) {
-      std::fill(std::begin(granted_now_), std::end(granted_now_), 0);
-      granted_any_ = false;
-    }
     // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
     if (unallocated_[static_cast<size_t>(node)] != 0 && !vc_blocked_[static_cast<size_t>(node)]) vc_stage(node);
     if (asking_ports_[static_cast<size_t>(node)] != 0) switch_stage(node);
+    if (asking_later_ports_ != 0) {  // the VCs granted an output VC this cycle ask for the switch from the next
+      for (unsigned ports = asking_later_ports_; ports != 0; ports &= ports - 1) {
+        const int port = __builtin_ctz(ports);
+        asking_mask_[static_cast<size_t>(node * kRouterPorts + port)] |= asking_later_[port];
+        asking_later_[port] = 0;
+      }
+      asking_ports_[static_cast<size_t>(node)] |= static_cast<uint8_t>(asking_later_ports_);
+      asking_later_ports_ = 0;
+    }
     if (unrouted_[static_cast<size_t>(node)] != 0) route_stage(node);
     if (acted_ && buffered_[static_cast<size_t>(node)] > 0)
       active_routers_[kept++] = node;
@@ -279,7 +285,8 @@ void PacketNetwork::step() {
 
 inline void PacketNetwork::arrive_flit(const Event& e) {
   const int node = e.node;
-  const int target = input_index(node, e.port, e.vc);
+  const int local = e.port * config_.vcs + e.vc;
+  const int target = node * vcs_per_router_ + local;
   InputVc& in = inputs_[static_cast<size_t>(target)];
   const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
   uint32_t slot = in.first + in.count;
@@ -288,9 +295,9 @@ inline void PacketNetwork::arrive_flit(const Event& e) {
   if (++in.count == 1) {  // the VC now has work for a stage
     if (in.state == VcState::Idle) {
       ++unrouted_[static_cast<size_t>(node)];
-      idle_mask_[static_cast<size_t>(node * kRouterPorts + e.port)] |= bit(e.vc);
+      vc_word(idle_, node, local) |= bit(local & 63);
     } else if (in.state == VcState::Active) {
-      update_asking(node, e.port * config_.vcs + e.vc);
+      update_asking(node, local);
     }
   }
   ++buffered_[static_cast<size_t>(node)];
@@ -494,30 +501,30 @@ void PacketNetwork::inject(int node) {
 
 inline void PacketNetwork::route_stage(int node) {
   const int base = node * vcs_per_router_;
-  const int vcs = config_.vcs;
   const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
   const Flit* buffers = &buffers_[static_cast<size_t>(base) * cap];
-  uint64_t* idle_ports = &idle_mask_[static_cast<size_t>(node * kRouterPorts)];
-  uint64_t* routed_ports = &routed_mask_[static_cast<size_t>(node * kRouterPorts)];
+  uint64_t* idle_words = &idle_[static_cast<size_t>(node * vc_words_)];
+  uint64_t* routed_words = &routed_[static_cast<size_t>(node * vc_words_)];
+  const uint8_t* port_of = local_port_.data();
   const bool adaptive = config_.adaptive;
   const uint64_t next = now_ + 1;
   int routed = 0;
-  // In ascending VC order, as the routing's coin flips depend on it.
-  for (int port = 0; port < kRouterPorts; ++port) {
-    const uint64_t idle = idle_ports[port];
+  // In ascending VC order (port by port), as the routing's coin flips depend on it.
+  for (int w = 0; w < vc_words_; ++w) {
+    const uint64_t idle = idle_words[w];
     if (idle == 0) continue;
     uint64_t left = idle;  // the idle VCs not routed now
     for (uint64_t m = idle; m != 0; m &= m - 1) {
-      const int vc = __builtin_ctzll(m);
-      const int i = port * vcs + vc;
+      const int b = __builtin_ctzll(m);
+      const int i = w * 64 + b;
       InputVc& in = inputs[i];
       if (in.ready > now_) continue;
       const Flit& f = buffers[static_cast<size_t>(i) * cap + in.first];
       Packet& p = packets_[f.packet];
-      const PacketHop hop = routing_.next(node, port, p.route, coin_);
+      const PacketHop hop = routing_.next(node, port_of[i], p.route, coin_);
       in.state = VcState::Routed;
-      left &= ~bit(vc);
+      left &= ~bit(b);
       ++routed;
       in.out_port = in.escape_port = static_cast<uint8_t>(hop.out_port);
       in.vc_mask = in.escape_mask = hop.vcs;
@@ -541,8 +548,8 @@ inline void PacketNetwork::route_stage(int node) {
         set_closed(node, i, 0, 0);
       }
     }
-    idle_ports[port] = left;
-    routed_ports[port] |= idle & ~left;
+    idle_words[w] = left;
+    routed_words[w] |= idle & ~left;
   }
   if (routed > 0) {
     unrouted_[static_cast<size_t>(node)] -= routed;
@@ -611,7 +618,6 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
 inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports,
                                               bool& later) {
   const int base = node * vcs_per_router_;
-  const int vcs = config_.vcs;
   // Output VCs freed or gaining credits while free since the last call: a closed VC waiting on none of
   // them still cannot be granted one, and is not looked at (nor is its state read).
   const uint64_t changed = changed_[static_cast<size_t>(node)];
@@ -620,9 +626,7 @@ inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_
   uint64_t reopened = 0;
   for (uint64_t c = changed & waited_[static_cast<size_t>(node)]; c != 0; c &= c - 1)
     reopened |= waiters[__builtin_ctzll(c)];
-  uint64_t routed = 0;
-  const uint64_t* routed_ports = &routed_mask_[static_cast<size_t>(node * kRouterPorts)];
-  for (int port = 0; port < kRouterPorts; ++port) routed |= routed_ports[port] << (port * vcs);
+  const uint64_t routed = vc_word(routed_, node, 0);  // (indexed: a router of at most 64 VCs, one word)
   // (close_vc and reopen_vc change only their own VC's bit, so this copy stays right for the VCs not yet looked at.)
   const uint64_t closed = closed_local_[static_cast<size_t>(node)];
   const uint64_t* free_ports = &free_mask_[static_cast<size_t>(node * kRouterPorts)];
@@ -698,16 +702,14 @@ void PacketNetwork::reopen_closed(int node, int local) {
 int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, bool& later,
                                        int& wake, uint64_t& waits) {
   const int base = node * vcs_per_router_;
-  const int pbase = node * kRouterPorts;
-  const int vcs = config_.vcs;
   int count = 0;
   // Output VCs freed or gaining credits while free since the last call: a VC that could be granted
   // none then, and waits on none of these, still cannot.
   const uint64_t changed = changed_[static_cast<size_t>(node)];
   changed_[static_cast<size_t>(node)] = 0;
-  for (int port = 0; port < kRouterPorts; ++port)
-    for (uint64_t m = routed_mask_[static_cast<size_t>(pbase + port)]; m != 0; m &= m - 1) {
-      const int i = port * vcs + __builtin_ctzll(m);
+  for (int w = 0; w < vc_words_; ++w)
+    for (uint64_t m = routed_[static_cast<size_t>(node * vc_words_ + w)]; m != 0; m &= m - 1) {
+      const int i = w * 64 + __builtin_ctzll(m);
       // One that sees no output VC of its own free, with room for its whole packet under cut-through,
       // can be granted none: leaving it out changes nothing. (Looked at before the VC itself: most
       // routed VCs of a congested router wait, and their state is then not needed.)
@@ -775,8 +777,7 @@ inline void PacketNetwork::vc_stage(int node) {
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
   OutputVc* outputs = &outputs_[static_cast<size_t>(base)];
   uint64_t* free_ports = &free_mask_[static_cast<size_t>(pbase)];
-  uint64_t* routed_ports = &routed_mask_[static_cast<size_t>(pbase)];
-  uint64_t* asking_ports = &asking_mask_[static_cast<size_t>(pbase)];
+  uint64_t* routed_words = &routed_[static_cast<size_t>(node * vc_words_)];
   uint16_t* va_grant = &va_grant_[static_cast<size_t>(base)];
   uint16_t* va_accept = &va_accept_[static_cast<size_t>(base)];
   uint8_t* active_out = &active_out_[static_cast<size_t>(base)];
@@ -801,21 +802,19 @@ inline void PacketNetwork::vc_stage(int node) {
     in.state = VcState::Active;
     in.ready = next;
     active_out[i] = static_cast<uint8_t>(out_port);
-    granted_now_[in_port] |= in_bit;
-    // (update_asking: the VC is active and holds its head, so it asks if its new output VC has a credit;
-    // a routed VC was not asking.)
+    // (update_asking: the VC is active and holds its head, so it asks if its new output VC has a credit,
+    // from the next cycle on; a routed VC was not asking.)
     if (outputs[o].credits > 0) {
-      asking_ports[in_port] |= in_bit;
+      asking_later_[in_port] |= in_bit;
       asking_now |= 1u << in_port;
     }
-    routed_ports[in_port] &= ~in_bit;
+    routed_words[i >> 6] &= ~bit(i & 63);
     ++accepted;
   }
   if (accepted > 0) {
-    granted_any_ = true;
     acted_ = true;
     unallocated_[static_cast<size_t>(node)] -= accepted;
-    asking_ports_[static_cast<size_t>(node)] |= static_cast<uint8_t>(asking_now);
+    asking_later_ports_ = asking_now;
   }
   if (accepted == count) {
     // Every VC that could be granted one was; the rest could not before these grants and cannot after
@@ -926,8 +925,6 @@ inline void PacketNetwork::switch_stage(int node) {
         mask &= bit(in_hold_[static_cast<size_t>(pbase + port)]);
       }
     }
-    // A VC granted its output VC this cycle asks from the next (its `ready`).
-    if (granted_any_) mask &= ~granted_now_[port];
     const uint8_t* outs = active_out + port * vcs;
     const auto ask = [&](int vc) {  // VC vc of the port asks for its output port, unless one before it does
       const int out_port = outs[vc];
@@ -1029,7 +1026,7 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
     in.ready = now_ + 1;
     if (in.count > 0) {  // the next packet's head
       ++unrouted_[static_cast<size_t>(node)];
-      idle_mask_[in_at] |= bit(in_vc);
+      vc_word(idle_, node, in_local) |= bit(in_local & 63);
     }
   }
   const uint64_t traverse = static_cast<uint64_t>(config_.pipeline_cycles - 2);
@@ -1096,7 +1093,8 @@ void PacketNetwork::release(int node, int in_port, int in_vc) {
   in.ready = now_;
   if (in.count > 0) {
     ++unrouted_[static_cast<size_t>(node)];
-    idle_mask_[static_cast<size_t>(node * kRouterPorts + in_port)] |= bit(in_vc);
+    const int in_local = in_port * vcs + in_vc;
+    vc_word(idle_, node, in_local) |= bit(in_local & 63);
   }
   if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
 }

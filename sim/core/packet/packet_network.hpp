@@ -195,6 +195,10 @@ class PacketNetwork {
   };
 
   int input_index(int node, int port, int vc) const { return (node * kRouterPorts + port) * config_.vcs + vc; }
+  // The word of a per-router set of input VCs (idle_, routed_) holding router-local VC `local`.
+  uint64_t& vc_word(std::vector<uint64_t>& set, int node, int local) {
+    return set[static_cast<size_t>(node * vc_words_ + (local >> 6))];
+  }
   void schedule(uint64_t cycle, EventKind kind, int node, int port, int vc, Flit flit = Flit{-1, false, false, 1});
   void arrive(const Event& e);
   // A Flit event, a Credit event: nearly every event, so kept in step()'s loop (not arrive()'s switch).
@@ -281,10 +285,13 @@ class PacketNetwork {
   int64_t buffered_total_ = 0;
   std::vector<int> unrouted_;     // per router: idle input VCs holding a head to route
   std::vector<int> unallocated_;  // per router: routed input VCs waiting for an output VC
-  // Per router and input port, bit vc: the VCs each stage looks at, so a stage visits only those
-  // (a congested router holds mostly VCs that wait): idle with a flit (to route), routed (waiting
-  // for an output VC), active with a flit and a credit for it (asking for the switch).
-  std::vector<uint64_t> idle_mask_, routed_mask_, asking_mask_;
+  // The VCs each stage looks at, so a stage visits only those (a congested router holds mostly VCs that
+  // wait): idle with a flit (to route) and routed (waiting for an output VC) per router, bit: the
+  // router-local index (vc_words_ words a router, so ascending bits are the stages' port-then-VC order
+  // and a router of at most 64 VCs needs no loop over its ports); active with a flit and a credit for
+  // it (asking for the switch) per router and input port, bit vc (switch allocation goes port by port).
+  std::vector<uint64_t> idle_, routed_, asking_mask_;
+  int vc_words_ = 1;                   // words of idle_ and routed_ a router: vcs_per_router_ / 64, rounded up
   std::vector<uint8_t> asking_ports_;  // per router, bit port: its asking mask is not empty
   // Per router and output port, bit vc: output VCs no packet holds (a routed VC that sees none of its
   // own free cannot be granted one, so VC allocation passes it over).
@@ -318,12 +325,14 @@ class PacketNetwork {
   bool indexed_ = true;
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   // Switch allocation reads these, not the input VCs' records: per input VC, the output port of an
-  // active one (set when granted); per port of the router being stepped, the VCs granted an output VC
-  // this cycle (they ask for the switch from the next; granted_any_: some are set).
+  // active one (set when granted). Per port of the router being stepped, the VCs granted an output VC
+  // this cycle that have a credit for it: they ask for the switch from the next cycle (their `ready`), so
+  // step() adds them to asking_mask_ only after the router's switch allocation (asking_later_ports_: the
+  // ports with some).
   std::vector<uint8_t> active_out_;
   std::vector<uint8_t> local_port_;  // by router-local input VC: its port (a table: no division)
-  uint64_t granted_now_[kRouterPorts] = {};
-  bool granted_any_ = false;
+  uint64_t asking_later_[kRouterPorts] = {};
+  unsigned asking_later_ports_ = 0;
   std::vector<char> router_listed_;
   std::vector<int> active_routers_;
   std::vector<Source> sources_;
