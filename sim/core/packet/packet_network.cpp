@@ -38,18 +38,9 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
       for (int vc = 0; vc < v; ++vc)
         outputs_[static_cast<size_t>(input_index(node, port, vc))].credits =
             port == kTerminalPort ? kUnlimitedCredits : config.vc_buffer_flits;
-  buffered_.assign(static_cast<size_t>(n), 0);
-  unrouted_.assign(static_cast<size_t>(n), 0);
-  unallocated_.assign(static_cast<size_t>(n), 0);
   vc_words_ = (vcs_per_router_ + 63) / 64;
   idle_.assign(static_cast<size_t>(n * vc_words_), 0);
   routed_.assign(static_cast<size_t>(n * vc_words_), 0);
-  asking_mask_.assign(static_cast<size_t>(n * kRouterPorts), 0);
-  asking_ports_.assign(static_cast<size_t>(n), 0);
-  vc_blocked_.assign(static_cast<size_t>(n), 0);
-  vc_wake_.assign(static_cast<size_t>(n), std::numeric_limits<int>::max());
-  vc_waits_.assign(static_cast<size_t>(n), 0);
-  changed_.assign(static_cast<size_t>(n), 0);
   closed_.assign(inputs_.size(), Closed{});
   active_out_.assign(inputs_.size(), 0);
   local_port_.resize(static_cast<size_t>(vcs_per_router_));
@@ -57,13 +48,10 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   fine_waits_ = vcs_per_router_ <= 64;
   indexed_ = fine_waits_ && index_waiting_vcs;
   if (indexed_) {
-    closed_local_.assign(static_cast<size_t>(n), 0);
-    waited_.assign(static_cast<size_t>(n), 0);
-    closed_wake_.assign(static_cast<size_t>(n), std::numeric_limits<int>::max());
     waiters_.assign(inputs_.size(), 0);
   }
-  free_mask_.assign(static_cast<size_t>(n * kRouterPorts), v == 64 ? ~uint64_t{0} : bit(v) - 1);
-  router_listed_.assign(static_cast<size_t>(n), 0);
+  routers_.resize(static_cast<size_t>(n));
+  for (Router& r : routers_) std::fill(std::begin(r.free), std::end(r.free), v == 64 ? ~uint64_t{0} : bit(v) - 1);
   sources_.resize(static_cast<size_t>(n));
   source_wait_.assign(static_cast<size_t>(n), 0);
   for (Source& s : sources_) {
@@ -79,9 +67,6 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
   wheel_.resize(slots);
   wheel_mask_ = slots - 1;
-  sa_grant_.assign(static_cast<size_t>(n * kRouterPorts), 0);
-  sa_accept_.assign(static_cast<size_t>(n * kRouterPorts), 0);
-  sa_vc_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   va_grant_.assign(inputs_.size(), 0);
   va_accept_.assign(inputs_.size(), 0);
   in_hold_.assign(static_cast<size_t>(n * kRouterPorts), -1);
@@ -163,12 +148,13 @@ void PacketNetwork::update_asking(int node, int local) {
 }
 
 void PacketNetwork::set_asking(int node, int port, int vc, bool asking) {
-  uint64_t& mask = asking_mask_[static_cast<size_t>(node * kRouterPorts + port)];
+  Router& r = router(node);
+  uint64_t& mask = r.asking[port];
   if (asking)
     mask |= bit(vc);
   else
     mask &= ~bit(vc);
-  uint8_t& ports = asking_ports_[static_cast<size_t>(node)];
+  uint8_t& ports = r.asking_ports;
   if (mask != 0)
     ports = static_cast<uint8_t>(ports | bit(port));
   else
@@ -176,8 +162,9 @@ void PacketNetwork::set_asking(int node, int port, int vc, bool asking) {
 }
 
 void PacketNetwork::activate(int node) {
-  if (!router_listed_[static_cast<size_t>(node)]) {
-    router_listed_[static_cast<size_t>(node)] = 1;
+  Router& r = router(node);
+  if (!r.listed) {
+    r.listed = true;
     active_routers_.push_back(node);
   }
 }
@@ -256,24 +243,25 @@ void PacketNetwork::step() {
   size_t kept = 0;
   for (size_t i = 0; i < active_routers_.size(); ++i) {
     const int node = active_routers_[i];
+    Router& r = router(node);
     acted_ = false;
     // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
-    if (unallocated_[static_cast<size_t>(node)] != 0 && !vc_blocked_[static_cast<size_t>(node)]) vc_stage(node);
-    if (asking_ports_[static_cast<size_t>(node)] != 0) switch_stage(node);
+    if (r.unallocated != 0 && !r.vc_blocked) vc_stage(node);
+    if (r.asking_ports != 0) switch_stage(node);
     if (asking_later_ports_ != 0) {  // the VCs granted an output VC this cycle ask for the switch from the next
       for (unsigned ports = asking_later_ports_; ports != 0; ports &= ports - 1) {
         const int port = __builtin_ctz(ports);
-        asking_mask_[static_cast<size_t>(node * kRouterPorts + port)] |= asking_later_[port];
+        r.asking[port] |= asking_later_[port];
         asking_later_[port] = 0;
       }
-      asking_ports_[static_cast<size_t>(node)] |= static_cast<uint8_t>(asking_later_ports_);
+      r.asking_ports |= static_cast<uint8_t>(asking_later_ports_);
       asking_later_ports_ = 0;
     }
-    if (unrouted_[static_cast<size_t>(node)] != 0) route_stage(node);
-    if (acted_ && buffered_[static_cast<size_t>(node)] > 0)
+    if (r.unrouted != 0) route_stage(node);
+    if (acted_ && r.buffered > 0)
       active_routers_[kept++] = node;
     else
-      router_listed_[static_cast<size_t>(node)] = 0;
+      r.listed = false;
   }
   active_routers_.resize(kept);
   // Events are scheduled only here (sources and routers), so they are counted once, not one by one.
@@ -285,6 +273,7 @@ void PacketNetwork::step() {
 
 inline void PacketNetwork::arrive_flit(const Event& e) {
   const int node = e.node;
+  Router& r = router(node);
   const int local = e.port * config_.vcs + e.vc;
   const int target = node * vcs_per_router_ + local;
   InputVc& in = inputs_[static_cast<size_t>(target)];
@@ -294,31 +283,30 @@ inline void PacketNetwork::arrive_flit(const Event& e) {
   buffers_[static_cast<size_t>(target) * cap + slot] = e.flit;
   if (++in.count == 1) {  // the VC now has work for a stage
     if (in.state == VcState::Idle) {
-      ++unrouted_[static_cast<size_t>(node)];
+      ++r.unrouted;
       vc_word(idle_, node, local) |= bit(local & 63);
     } else if (in.state == VcState::Active) {
       update_asking(node, local);
     }
   }
-  ++buffered_[static_cast<size_t>(node)];
+  ++r.buffered;
   buffered_total_ += e.flit.flits;
   activate(node);
 }
 
 inline void PacketNetwork::arrive_credit(const Event& e) {
   const int node = e.node;
+  Router& r = router(node);
   OutputVc& out = outputs_[static_cast<size_t>(input_index(node, e.port, e.vc))];
   out.credits += e.flit.flits;
   if (out.owner < 0) {
-    changed_[static_cast<size_t>(node)] |= wait_bit(e.port, e.vc);
+    r.changed |= wait_bit(e.port, e.vc);
     // Room in a free VC for a whole packet: a cut-through packet, or an adaptive choice, may fit now.
-    if (out.credits >= vc_wake_[static_cast<size_t>(node)] &&
-        (vc_waits_[static_cast<size_t>(node)] & wait_bit(e.port, e.vc)))
-      vc_blocked_[static_cast<size_t>(node)] = 0;
+    if (out.credits >= r.vc_wake && (r.vc_waits & wait_bit(e.port, e.vc))) r.vc_blocked = false;
   } else if (out.credits == e.flit.flits) {  // it had none
     update_asking(node, out.owner);
   }
-  if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
+  if (r.buffered > 0) activate(node);
 }
 
 void PacketNetwork::arrive(const Event& e) {
@@ -500,6 +488,7 @@ void PacketNetwork::inject(int node) {
 }
 
 inline void PacketNetwork::route_stage(int node) {
+  Router& r = router(node);
   const int base = node * vcs_per_router_;
   const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
@@ -531,18 +520,18 @@ inline void PacketNetwork::route_stage(int node) {
       in.productive = adaptive ? hop.productive : 0;
       in.flits = static_cast<uint16_t>(p.flits);
       in.ready = next;
-      if (vc_blocked_[static_cast<size_t>(node)]) {
+      if (r.vc_blocked) {
         // Nothing else in this router changes before next cycle's VC allocation but what wakes it: if
         // the new head could not be granted a VC then, the router stays blocked, now waiting for it too.
         int my_wake = std::numeric_limits<int>::max();
         uint64_t mine = 0;
         if (open_vcs(node, in, my_wake, mine) != 0) {
-          vc_blocked_[static_cast<size_t>(node)] = 0;
+          r.vc_blocked = false;
           set_closed(node, i, 0, 0);
         } else {
           set_closed(node, i, mine, my_wake);
-          vc_waits_[static_cast<size_t>(node)] |= mine;
-          vc_wake_[static_cast<size_t>(node)] = std::min(vc_wake_[static_cast<size_t>(node)], my_wake);
+          r.vc_waits |= mine;
+          r.vc_wake = std::min(r.vc_wake, my_wake);
         }
       } else {
         set_closed(node, i, 0, 0);
@@ -552,8 +541,8 @@ inline void PacketNetwork::route_stage(int node) {
     routed_words[w] |= idle & ~left;
   }
   if (routed > 0) {
-    unrouted_[static_cast<size_t>(node)] -= routed;
-    unallocated_[static_cast<size_t>(node)] += routed;
+    r.unrouted -= routed;
+    r.unallocated += routed;
     acted_ = true;
   }
 }
@@ -579,13 +568,14 @@ void PacketNetwork::choose_adaptive(int node, InputVc& in, int flits) const {
 }
 
 void PacketNetwork::freed(int node, int out_port, int out_vc) {
+  Router& r = router(node);
   // Under cut-through a waiter needs room for its whole packet too: a VC freed with less waits for its
   // credits, whose arrival wakes the router then.
-  changed_[static_cast<size_t>(node)] |= wait_bit(out_port, out_vc);
-  const int room = config_.switching == Switching::CutThrough ? vc_wake_[static_cast<size_t>(node)] : 0;
-  if ((vc_waits_[static_cast<size_t>(node)] & wait_bit(out_port, out_vc)) &&
+  r.changed |= wait_bit(out_port, out_vc);
+  const int room = config_.switching == Switching::CutThrough ? r.vc_wake : 0;
+  if ((r.vc_waits & wait_bit(out_port, out_vc)) &&
       outputs_[static_cast<size_t>(node * vcs_per_router_ + out_port * config_.vcs + out_vc)].credits >= room)
-    vc_blocked_[static_cast<size_t>(node)] = 0;
+    r.vc_blocked = false;
 }
 
 uint64_t PacketNetwork::waits_of(const InputVc& in) const {
@@ -605,7 +595,7 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
   }
   if (in.productive) choose_adaptive(node, in, flits);
   waits |= waits_of(in);
-  uint64_t open = free_mask_[static_cast<size_t>(node * kRouterPorts + in.out_port)] & in.vc_mask;
+  uint64_t open = router(node).free[in.out_port] & in.vc_mask;
   if (cut_through)  // (wormhole: a free output VC, whatever its credits)
     for (uint64_t f = open; f != 0; f &= f - 1) {
       const int vc = __builtin_ctzll(f);
@@ -617,19 +607,19 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
 
 inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports,
                                               bool& later) {
+  Router& r = router(node);
   const int base = node * vcs_per_router_;
   // Output VCs freed or gaining credits while free since the last call: a closed VC waiting on none of
   // them still cannot be granted one, and is not looked at (nor is its state read).
-  const uint64_t changed = changed_[static_cast<size_t>(node)];
-  changed_[static_cast<size_t>(node)] = 0;
+  const uint64_t changed = r.changed;
+  r.changed = 0;
   const uint64_t* waiters = &waiters_[static_cast<size_t>(base)];
   uint64_t reopened = 0;
-  for (uint64_t c = changed & waited_[static_cast<size_t>(node)]; c != 0; c &= c - 1)
-    reopened |= waiters[__builtin_ctzll(c)];
+  for (uint64_t c = changed & r.waited; c != 0; c &= c - 1) reopened |= waiters[__builtin_ctzll(c)];
   const uint64_t routed = vc_word(routed_, node, 0);  // (indexed: a router of at most 64 VCs, one word)
   // (close_vc and reopen_vc change only their own VC's bit, so this copy stays right for the VCs not yet looked at.)
-  const uint64_t closed = closed_local_[static_cast<size_t>(node)];
-  const uint64_t* free_ports = &free_mask_[static_cast<size_t>(node * kRouterPorts)];
+  const uint64_t closed = r.closed_local;
+  const uint64_t* free_ports = r.free;
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
   const bool simple = config_.switching != Switching::CutThrough;  // (and, per VC, no adaptive choice)
   int count = 0;
@@ -674,29 +664,31 @@ void PacketNetwork::set_closed(int node, int local, uint64_t waits, int wake) {
 }
 
 void PacketNetwork::close_vc(int node, int local, uint64_t waits, int wake) {
+  Router& r = router(node);
   reopen_vc(node, local);
   if (waits == 0) return;  // (waits for nothing: looked at every time)
   closed_[static_cast<size_t>(node * vcs_per_router_ + local)] = Closed{waits, wake};
-  closed_local_[static_cast<size_t>(node)] |= bit(local);
+  r.closed_local |= bit(local);
   uint64_t* waiters = &waiters_[static_cast<size_t>(node * vcs_per_router_)];
   for (uint64_t w = waits; w != 0; w &= w - 1) waiters[__builtin_ctzll(w)] |= bit(local);
-  waited_[static_cast<size_t>(node)] |= waits;
-  closed_wake_[static_cast<size_t>(node)] = std::min(closed_wake_[static_cast<size_t>(node)], wake);
+  r.waited |= waits;
+  r.closed_wake = std::min(r.closed_wake, wake);
 }
 
 void PacketNetwork::reopen_closed(int node, int local) {
-  uint64_t& closed = closed_local_[static_cast<size_t>(node)];
+  Router& r = router(node);
+  uint64_t& closed = r.closed_local;
   closed &= ~bit(local);
   Closed& c = closed_[static_cast<size_t>(node * vcs_per_router_ + local)];
   uint64_t* waiters = &waiters_[static_cast<size_t>(node * vcs_per_router_)];
   for (uint64_t w = c.waits; w != 0; w &= w - 1) {
     const int b = __builtin_ctzll(w);
-    if ((waiters[b] &= ~bit(local)) == 0) waited_[static_cast<size_t>(node)] &= ~bit(b);
+    if ((waiters[b] &= ~bit(local)) == 0) r.waited &= ~bit(b);
   }
   c = Closed{};
   // (The fewest credits a closed VC needs is kept as it was until none is closed: a lower figure only
   // wakes the router for nothing.)
-  if (closed == 0) closed_wake_[static_cast<size_t>(node)] = std::numeric_limits<int>::max();
+  if (closed == 0) r.closed_wake = std::numeric_limits<int>::max();
 }
 
 int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, bool& later,
@@ -705,8 +697,9 @@ int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* open
   int count = 0;
   // Output VCs freed or gaining credits while free since the last call: a VC that could be granted
   // none then, and waits on none of these, still cannot.
-  const uint64_t changed = changed_[static_cast<size_t>(node)];
-  changed_[static_cast<size_t>(node)] = 0;
+  Router& r = router(node);
+  const uint64_t changed = r.changed;
+  r.changed = 0;
   for (int w = 0; w < vc_words_; ++w)
     for (uint64_t m = routed_[static_cast<size_t>(node * vc_words_ + w)]; m != 0; m &= m - 1) {
       const int i = w * 64 + __builtin_ctzll(m);
@@ -739,8 +732,8 @@ int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* open
 }
 
 inline void PacketNetwork::vc_stage(int node) {
+  Router& r = router(node);
   const int base = node * vcs_per_router_;
-  const int pbase = node * kRouterPorts;
   const int vcs = config_.vcs;
   const int n = vcs_per_router_;
   // The input VCs asking for an output VC this cycle, in ascending order, with the output VCs of their
@@ -756,8 +749,8 @@ inline void PacketNetwork::vc_stage(int node) {
   int count = 0;
   if (indexed_) {
     count = vc_requests_indexed(node, requesters, opens, out_ports, later);
-    wake = closed_wake_[static_cast<size_t>(node)];
-    waits = waited_[static_cast<size_t>(node)];
+    wake = r.closed_wake;
+    waits = r.waited;
   } else {
     count = vc_requests_scanned(node, requesters, opens, out_ports, later, wake, waits);
   }
@@ -776,7 +769,7 @@ inline void PacketNetwork::vc_stage(int node) {
   // vector's data pointer at every access).
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
   OutputVc* outputs = &outputs_[static_cast<size_t>(base)];
-  uint64_t* free_ports = &free_mask_[static_cast<size_t>(pbase)];
+  uint64_t* free_ports = r.free;
   uint64_t* routed_words = &routed_[static_cast<size_t>(node * vc_words_)];
   uint16_t* va_grant = &va_grant_[static_cast<size_t>(base)];
   uint16_t* va_accept = &va_accept_[static_cast<size_t>(base)];
@@ -813,7 +806,7 @@ inline void PacketNetwork::vc_stage(int node) {
   }
   if (accepted > 0) {
     acted_ = true;
-    unallocated_[static_cast<size_t>(node)] -= accepted;
+    r.unallocated -= accepted;
     asking_later_ports_ = asking_now;
   }
   if (accepted == count) {
@@ -896,26 +889,28 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
 }
 
 void PacketNetwork::block_vc_allocation(int node, bool later, int wake, uint64_t waits) {
-  vc_blocked_[static_cast<size_t>(node)] = !later;  // a VC routed but not yet ready will ask next cycle
-  vc_wake_[static_cast<size_t>(node)] = wake;
-  vc_waits_[static_cast<size_t>(node)] = waits;
+  Router& r = router(node);
+  r.vc_blocked = !later;  // a VC routed but not yet ready will ask next cycle
+  r.vc_wake = wake;
+  r.vc_waits = waits;
 }
 
 inline void PacketNetwork::switch_stage(int node) {
   const int vcs = config_.vcs;
   const int pbase = node * kRouterPorts;
   const uint8_t* active_out = &active_out_[static_cast<size_t>(node * vcs_per_router_)];
-  const uint64_t* asking = &asking_mask_[static_cast<size_t>(pbase)];
-  uint8_t* sa_grant = &sa_grant_[static_cast<size_t>(pbase)];
-  uint8_t* sa_accept = &sa_accept_[static_cast<size_t>(pbase)];
-  uint8_t* sa_vc = &sa_vc_[static_cast<size_t>(pbase)];
+  Router& r = router(node);
+  const uint64_t* asking = r.asking;
+  uint8_t* sa_grant = r.sa_grant;
+  uint8_t* sa_accept = r.sa_accept;
+  uint8_t* sa_vc = r.sa_vc;
   // Request: per input port, the first ready VC (round-robin from its pointer) for each output port.
   // requests[o]: the input ports asking for output port o; request_vc[port][o]: the VC port asks with.
   uint8_t requests[kRouterPorts] = {};
   uint8_t request_vc[kRouterPorts][kRouterPorts];
   unsigned requested = 0;  // the output ports asked for
   const bool hold = config_.hold_switch, whole = config_.whole_packet_events;
-  for (unsigned ports = asking_ports_[static_cast<size_t>(node)]; ports != 0; ports &= ports - 1) {
+  for (unsigned ports = r.asking_ports; ports != 0; ports &= ports - 1) {
     const int port = __builtin_ctz(ports);
     uint64_t mask = asking[port];
     if (hold) {  // a held input port asks only for its packet's VC
@@ -974,11 +969,12 @@ inline void PacketNetwork::switch_stage(int node) {
       ++sent;
     }
   }
-  buffered_[static_cast<size_t>(node)] -= sent;
+  r.buffered -= sent;
   buffered_total_ -= sent;
 }
 
 inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
+  Router& r = router(node);
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   const int in_local = in_port * vcs + in_vc;
@@ -1007,25 +1003,25 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
   // It asked for the switch; it stops when empty, out of credits or done with its packet (set_asking,
   // whose port bit stays set while another VC of the port asks).
   if (f.tail || in.count == 0 || out.credits == 0) {
-    uint64_t& asking = asking_mask_[in_at];
+    uint64_t& asking = r.asking[in_port];
     asking &= ~bit(in_vc);
-    if (asking == 0) asking_ports_[static_cast<size_t>(node)] &= static_cast<uint8_t>(~bit(in_port));
+    if (asking == 0) r.asking_ports &= static_cast<uint8_t>(~bit(in_port));
   }
   if (f.tail) {  // the VC takes its next packet from the next cycle on (route, VC, switch: 3 cycles a packet)
     out.owner = -1;
-    free_mask_[out_at] |= bit(out_vc);
+    r.free[out_port] |= bit(out_vc);
     // (freed(), here with its output VC at hand)
     const uint64_t waiting = wait_bit(out_port, out_vc);
-    changed_[static_cast<size_t>(node)] |= waiting;
-    if (vc_waits_[static_cast<size_t>(node)] & waiting) {
-      const int room = config_.switching == Switching::CutThrough ? vc_wake_[static_cast<size_t>(node)] : 0;
-      if (out.credits >= room) vc_blocked_[static_cast<size_t>(node)] = 0;
+    r.changed |= waiting;
+    if (r.vc_waits & waiting) {
+      const int room = config_.switching == Switching::CutThrough ? r.vc_wake : 0;
+      if (out.credits >= room) r.vc_blocked = false;
     }
     in.state = VcState::Idle;
     in.out_vc = -1;
     in.ready = now_ + 1;
     if (in.count > 0) {  // the next packet's head
-      ++unrouted_[static_cast<size_t>(node)];
+      ++r.unrouted;
       vc_word(idle_, node, in_local) |= bit(in_local & 63);
     }
   }
@@ -1048,7 +1044,7 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   const Flit f = buffers_[static_cast<size_t>(base + in_local) * cap + in.first];
   in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
-  --buffered_[static_cast<size_t>(node)];
+  --router(node).buffered;
   buffered_total_ -= f.flits;
   acted_ = true;
   last_move_ = now_;
@@ -1080,23 +1076,24 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
 }
 
 void PacketNetwork::release(int node, int in_port, int in_vc) {
+  Router& r = router(node);
   // As the flit-by-flit run does once the tail has crossed: the output VC is free, and the input VC
   // routes its next packet from this cycle on.
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   InputVc& in = inputs_[static_cast<size_t>(base + in_port * vcs + in_vc)];
   outputs_[static_cast<size_t>(base + in.out_port * vcs + in.out_vc)].owner = -1;
-  free_mask_[static_cast<size_t>(node * kRouterPorts + in.out_port)] |= bit(in.out_vc);
+  r.free[in.out_port] |= bit(in.out_vc);
   freed(node, in.out_port, in.out_vc);
   in.state = VcState::Idle;
   in.out_vc = -1;
   in.ready = now_;
   if (in.count > 0) {
-    ++unrouted_[static_cast<size_t>(node)];
+    ++r.unrouted;
     const int in_local = in_port * vcs + in_vc;
     vc_word(idle_, node, in_local) |= bit(in_local & 63);
   }
-  if (buffered_[static_cast<size_t>(node)] > 0) activate(node);
+  if (r.buffered > 0) activate(node);
 }
 
 uint64_t PacketNetwork::ejected(int node, size_t period) const {

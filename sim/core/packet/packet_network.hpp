@@ -224,11 +224,11 @@ class PacketNetwork {
   void set_closed(int node, int local, uint64_t waits, int wake);
   void close_vc(int node, int local, uint64_t waits, int wake);
   void reopen_vc(int node, int local) {  // (most VCs are not closed: the test is made here)
-    if ((closed_local_[static_cast<size_t>(node)] >> local) & 1) reopen_closed(node, local);
+    if ((router(node).closed_local >> local) & 1) reopen_closed(node, local);
   }
   void reopen_closed(int node, int local);  // reopen_vc of a closed VC
   // The output VCs of its port routed input VC `in` could be granted now (under adaptive routing, after
-  // this cycle's choice); adds to `wake` and `waits` what it waits for (vc_wake_, vc_waits_).
+  // this cycle's choice); adds to `wake` and `waits` what it waits for (Router::vc_wake, vc_waits).
   uint64_t open_vcs(int node, InputVc& in, int& wake, uint64_t& waits) const;
   // What routed VC `in` waits on when it can be granted none (wait_bit: its escape VCs and, under
   // adaptive routing, the adaptive VC of every productive port).
@@ -259,7 +259,7 @@ class PacketNetwork {
   void activate(int node);
   // Sets or clears the switch request of active input VC `local` from its flits and credits.
   void update_asking(int node, int local);
-  void set_asking(int node, int port, int vc, bool asking);  // keeps asking_ports_ in step
+  void set_asking(int node, int port, int vc, bool asking);  // keeps Router::asking_ports in step
   void mark_dry(uint64_t from, uint64_t to);                 // some source had nothing to inject in [from, to]
   void enqueue(Source& s, int message);                      // after the newest of its lane
   void dequeue(Source& s, Lane& lane, int message);
@@ -281,59 +281,74 @@ class PacketNetwork {
   std::vector<InputVc> inputs_;
   std::vector<Flit> buffers_;  // input VC i's ring at i x vc_buffer_flits
   std::vector<OutputVc> outputs_;
-  std::vector<int> buffered_;  // flits buffered per router
   int64_t buffered_total_ = 0;
-  std::vector<int> unrouted_;     // per router: idle input VCs holding a head to route
-  std::vector<int> unallocated_;  // per router: routed input VCs waiting for an output VC
-  // The VCs each stage looks at, so a stage visits only those (a congested router holds mostly VCs that
-  // wait): idle with a flit (to route) and routed (waiting for an output VC) per router, bit: the
-  // router-local index (vc_words_ words a router, so ascending bits are the stages' port-then-VC order
-  // and a router of at most 64 VCs needs no loop over its ports); active with a flit and a credit for
-  // it (asking for the switch) per router and input port, bit vc (switch allocation goes port by port).
-  std::vector<uint64_t> idle_, routed_, asking_mask_;
-  int vc_words_ = 1;                   // words of idle_ and routed_ a router: vcs_per_router_ / 64, rounded up
-  std::vector<uint8_t> asking_ports_;  // per router, bit port: its asking mask is not empty
-  // Per router and output port, bit vc: output VCs no packet holds (a routed VC that sees none of its
-  // own free cannot be granted one, so VC allocation passes it over).
-  std::vector<uint64_t> free_mask_;
-  // Per router: VC allocation found every routed VC's output VCs held, and since then no VC has been
-  // routed and none freed, so it would find the same (congestion holds many routers so for long).
-  std::vector<char> vc_blocked_;
-  // Per router, while VC-blocked: at most the fewest credits a waiting packet needs of a free output VC
-  // (cut-through, or an adaptive choice; the index keeps a lower bound); a free VC reaching it unblocks
-  // the router. INT_MAX: none needs any.
-  std::vector<int> vc_wake_;
-  // Per router, while VC-blocked: the output VCs its waiters look at (wait_bit: their escape VCs and,
-  // under adaptive routing, the adaptive VC of every productive port). Only a change there (a VC freed, a
-  // free VC's credits) can unblock the router.
-  std::vector<uint64_t> vc_waits_;
-  // Per router: the output VCs (wait_bit) freed, or gaining credits while free, since its last VC
-  // allocation. Per input VC: what it waited for when it last found no output VC it could be granted
-  // (0: it found one, or has not looked); VC allocation passes it over while none of that has changed.
-  std::vector<uint64_t> changed_;
+  // The idle VCs with a flit (to route) and the routed ones (waiting for an output VC) per router, bit:
+  // the router-local index (vc_words_ words a router, so ascending bits are the stages' port-then-VC
+  // order and a router of at most 64 VCs needs no loop over its ports); with Router::asking, the VCs
+  // each stage looks at, so a stage visits only those (a congested router holds mostly VCs that wait).
+  std::vector<uint64_t> idle_, routed_;
+  int vc_words_ = 1;  // words of idle_ and routed_ a router: vcs_per_router_ / 64, rounded up
+  // A router's own state that its stages and arrivals read at nearly every visit, together (one
+  // address for all, in three cache lines, instead of one vector each).
+  struct alignas(64) Router {
+    int buffered = 0;          // flits buffered
+    int unrouted = 0;          // idle input VCs holding a head to route
+    int unallocated = 0;       // routed input VCs waiting for an output VC
+    uint8_t asking_ports = 0;  // bit port: its asking mask is not empty
+    // VC allocation found every routed VC's output VCs held, and since then no VC has been routed and
+    // none freed, so it would find the same (congestion holds many routers so for long).
+    bool vc_blocked = false;
+    bool listed = false;  // in active_routers_
+    // While VC-blocked: at most the fewest credits a waiting packet needs of a free output VC
+    // (cut-through, or an adaptive choice; the index keeps a lower bound); a free VC reaching it
+    // unblocks the router. INT_MAX: none needs any.
+    int vc_wake = std::numeric_limits<int>::max();
+    // While VC-blocked: the output VCs its waiters look at (wait_bit: their escape VCs and, under
+    // adaptive routing, the adaptive VC of every productive port). Only a change there (a VC freed, a
+    // free VC's credits) can unblock the router.
+    uint64_t vc_waits = 0;
+    // The output VCs (wait_bit) freed, or gaining credits while free, since its last VC allocation.
+    uint64_t changed = 0;
+    // The index of closed VCs (indexed_; closed_ and waiters_ below): the closed input VCs (bit: local
+    // index), the output VCs some closed VC waits on, and the fewest credits a closed VC needs of a free
+    // one (kept low until none is closed).
+    uint64_t closed_local = 0;
+    uint64_t waited = 0;
+    int closed_wake = std::numeric_limits<int>::max();
+    // Switch allocation's round-robin pointers: per output port, input port, input port.
+    uint8_t sa_grant[kRouterPorts] = {}, sa_accept[kRouterPorts] = {}, sa_vc[kRouterPorts] = {};
+    // Per input port, bit vc: the active VCs with a flit and a credit for it (asking for the switch).
+    uint64_t asking[kRouterPorts] = {};
+    // Per output port, bit vc: output VCs no packet holds (a routed VC that sees none of its own free
+    // cannot be granted one, so VC allocation passes it over).
+    uint64_t free[kRouterPorts] = {};
+  };
+  std::vector<Router> routers_;
+  Router& router(int node) { return routers_[static_cast<size_t>(node)]; }
+  const Router& router(int node) const { return routers_[static_cast<size_t>(node)]; }
+  // Per input VC: what it waited for when it last found no output VC it could be granted (0: it found
+  // one, or has not looked); VC allocation passes it over while none of what changed is in it.
   struct Closed {
     uint64_t waits = 0;                          // wait_bit of what it waits for
-    int wake = std::numeric_limits<int>::max();  // the credits it needs of a free VC (vc_wake_)
+    int wake = std::numeric_limits<int>::max();  // the credits it needs of a free VC (Router::vc_wake)
   };
   std::vector<Closed> closed_;
-  // The index of closed VCs (indexed_: fine_waits_ unless the constructor said no), per router: the closed input VCs
-  // (bit: local index), per output VC (wait_bit) the closed input VCs that wait on it, the output VCs some closed VC
-  // waits on, and the fewest credits a closed VC needs of a free one (kept low until none is closed).
-  std::vector<uint64_t> closed_local_, waiters_, waited_;
-  std::vector<int> closed_wake_;
+  // The index of closed VCs (indexed_: fine_waits_ unless the constructor said no; with Router's
+  // closed_local, waited and closed_wake): per router and output VC (wait_bit), the closed input VCs
+  // that wait on it.
+  std::vector<uint64_t> waiters_;
   bool fine_waits_ = true;
   bool indexed_ = true;
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   // Switch allocation reads these, not the input VCs' records: per input VC, the output port of an
   // active one (set when granted). Per port of the router being stepped, the VCs granted an output VC
   // this cycle that have a credit for it: they ask for the switch from the next cycle (their `ready`), so
-  // step() adds them to asking_mask_ only after the router's switch allocation (asking_later_ports_: the
+  // step() adds them to Router::asking only after the router's switch allocation (asking_later_ports_: the
   // ports with some).
   std::vector<uint8_t> active_out_;
   std::vector<uint8_t> local_port_;  // by router-local input VC: its port (a table: no division)
   uint64_t asking_later_[kRouterPorts] = {};
   unsigned asking_later_ports_ = 0;
-  std::vector<char> router_listed_;
   std::vector<int> active_routers_;
   std::vector<Source> sources_;
   std::vector<int> active_sources_;
@@ -350,10 +365,9 @@ class PacketNetwork {
   std::vector<int> delivered_;
   std::vector<std::vector<uint64_t>> ejected_;  // per node, per period
   std::vector<char> dry_;                       // per period
-  // Router-local allocator state, by router.
-  std::vector<uint8_t> sa_grant_, sa_accept_, sa_vc_;  // per output port, input port, input port
-  std::vector<uint16_t> va_grant_;                     // per output VC: the next input VC to favour
-  std::vector<uint16_t> va_accept_;                    // per input VC: the next output VC to favour
+  // Router-local VC allocator state, by router.
+  std::vector<uint16_t> va_grant_;   // per output VC: the next input VC to favour
+  std::vector<uint16_t> va_accept_;  // per input VC: the next output VC to favour
   // Held switch ports (hold_switch), by router x 7 + port. Flit by flit: the VC holding an input port and
   // the input port holding an output port (-1: none). Whole-packet events: the cycle each input and
   // output port is free again.
