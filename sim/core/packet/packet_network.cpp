@@ -63,6 +63,11 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
       std::max(config.pipeline_cycles + config.wire_cycles, config.pipeline_cycles + config.terminal_cycles) +
       std::max(config.wire_cycles, config.terminal_cycles) + 2 +
       (config.whole_packet_events ? config.packet_flits : 0);  // a packet's tail, credits and release
+  const auto cycles = [](int c) { return static_cast<uint64_t>(c); };
+  credit_delay_ = 1 + cycles(config.wire_cycles);
+  source_credit_delay_ = 1 + cycles(config.terminal_cycles);
+  hop_delay_ = cycles(config.pipeline_cycles - 2 + config.wire_cycles);
+  eject_delay_ = cycles(config.pipeline_cycles - 2 + config.terminal_cycles);
   size_t slots = 1;
   while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
   wheel_.resize(slots);
@@ -377,8 +382,7 @@ int PacketNetwork::next_message(const Lane& lane, double& ready, bool& first_tri
 int PacketNetwork::terminal_vc(const Source& s, int network, int need) const {
   const int vcs = config_.vcs;
   const int per_network = config_.escape_vcs() / config_.virtual_networks;
-  for (int tried = 0; tried < vcs; ++tried) {
-    const int c = (s.vc_turn + tried) % vcs;
+  for (int tried = 0, c = s.vc_turn; tried < vcs; ++tried, c = c + 1 == vcs ? 0 : c + 1) {
     const bool allowed = config_.virtual_networks == 1 ||
                          (c >= network * per_network && c < (network + 1) * per_network) ||
                          (config_.adaptive && c == config_.adaptive_vc());
@@ -497,7 +501,6 @@ inline void PacketNetwork::route_stage(int node) {
   uint64_t* routed_words = &routed_[static_cast<size_t>(node * vc_words_)];
   const uint8_t* port_of = local_port_.data();
   const bool adaptive = config_.adaptive;
-  const uint64_t next = now_ + 1;
   int routed = 0;
   // In ascending VC order (port by port), as the routing's coin flips depend on it.
   for (int w = 0; w < vc_words_; ++w) {
@@ -519,7 +522,8 @@ inline void PacketNetwork::route_stage(int node) {
       in.vc_mask = in.escape_mask = hop.vcs;
       in.productive = adaptive ? hop.productive : 0;
       in.flits = static_cast<uint16_t>(p.flits);
-      in.ready = next;
+      // (An idle VC is not closed: it was last closed while routed, and reopened when it asked for the
+      // output VC it was granted.)
       if (r.vc_blocked) {
         // Nothing else in this router changes before next cycle's VC allocation but what wakes it: if
         // the new head could not be granted a VC then, the router stays blocked, now waiting for it too.
@@ -527,14 +531,11 @@ inline void PacketNetwork::route_stage(int node) {
         uint64_t mine = 0;
         if (open_vcs(node, in, my_wake, mine) != 0) {
           r.vc_blocked = false;
-          set_closed(node, i, 0, 0);
         } else {
           set_closed(node, i, mine, my_wake);
           r.vc_waits |= mine;
           r.vc_wake = std::min(r.vc_wake, my_wake);
         }
-      } else {
-        set_closed(node, i, 0, 0);
       }
     }
     idle_words[w] = left;
@@ -605,8 +606,7 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
   return open;
 }
 
-inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports,
-                                              bool& later) {
+inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
   // Output VCs freed or gaining credits while free since the last call: a closed VC waiting on none of
@@ -626,10 +626,6 @@ inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_
   for (uint64_t m = routed & ~(closed & ~reopened); m != 0; m &= m - 1) {
     const int i = __builtin_ctzll(m);
     InputVc& in = inputs[i];
-    if (in.ready > now_) {
-      later = true;
-      continue;
-    }
     uint64_t open;
     if (simple && !in.productive) {  // wormhole, escape VCs only: open_vcs without its credits and choice
       open = free_ports[in.out_port] & in.vc_mask;
@@ -691,8 +687,8 @@ void PacketNetwork::reopen_closed(int node, int local) {
   if (closed == 0) r.closed_wake = std::numeric_limits<int>::max();
 }
 
-int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, bool& later,
-                                       int& wake, uint64_t& waits) {
+int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, int& wake,
+                                       uint64_t& waits) {
   const int base = node * vcs_per_router_;
   int count = 0;
   // Output VCs freed or gaining credits while free since the last call: a VC that could be granted
@@ -713,10 +709,6 @@ int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* open
         continue;
       }
       InputVc& in = inputs_[static_cast<size_t>(base + i)];
-      if (in.ready > now_) {
-        later = true;
-        continue;
-      }
       int my_wake = std::numeric_limits<int>::max();
       uint64_t mine = 0;
       const uint64_t open = open_vcs(node, in, my_wake, mine);
@@ -741,23 +733,22 @@ inline void PacketNetwork::vc_stage(int node) {
   int requesters[kMaxRouterVcs];
   uint64_t opens[kMaxRouterVcs];
   uint8_t out_ports[kMaxRouterVcs];
-  bool later = false;  // a routed VC not yet ready
   // What the VCs that can be granted none wait for: the output VCs they look at (wait_bit) and the
   // fewest credits one of them needs of a free VC.
   int wake = std::numeric_limits<int>::max();
   uint64_t waits = 0;
   int count = 0;
   if (indexed_) {
-    count = vc_requests_indexed(node, requesters, opens, out_ports, later);
+    count = vc_requests_indexed(node, requesters, opens, out_ports);
     wake = r.closed_wake;
     waits = r.waited;
   } else {
-    count = vc_requests_scanned(node, requesters, opens, out_ports, later, wake, waits);
+    count = vc_requests_scanned(node, requesters, opens, out_ports, wake, waits);
   }
   if (count == 0) {
     // Nothing can change for these VCs until one is routed, an output VC is freed or a free one gains
     // a credit (an adaptive choice follows the same: owners and credits of free VCs), which wakes it.
-    block_vc_allocation(node, later, wake, waits);
+    block_vc_allocation(node, wake, waits);
     return;
   }
   int accepted_vc[kMaxRouterVcs];  // per requester, the output VC it took (-1: none)
@@ -775,7 +766,6 @@ inline void PacketNetwork::vc_stage(int node) {
   uint16_t* va_accept = &va_accept_[static_cast<size_t>(base)];
   uint8_t* active_out = &active_out_[static_cast<size_t>(base)];
   const uint8_t* port_of = local_port_.data();
-  const uint64_t next = now_ + 1;
   unsigned asking_now = 0;  // input ports with a VC asking for the switch from these grants
   int accepted = 0;
   for (int r = 0; r < count; ++r) {
@@ -793,7 +783,6 @@ inline void PacketNetwork::vc_stage(int node) {
     va_accept[i] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
     in.out_vc = static_cast<int16_t>(vc);
     in.state = VcState::Active;
-    in.ready = next;
     active_out[i] = static_cast<uint8_t>(out_port);
     // (update_asking: the VC is active and holds its head, so it asks if its new output VC has a credit,
     // from the next cycle on; a routed VC was not asking.)
@@ -812,7 +801,7 @@ inline void PacketNetwork::vc_stage(int node) {
   if (accepted == count) {
     // Every VC that could be granted one was; the rest could not before these grants and cannot after
     // them (a grant only takes a VC): blocked already, as the next cycle's call would find.
-    block_vc_allocation(node, later, wake, waits);
+    block_vc_allocation(node, wake, waits);
   }
 }
 
@@ -888,9 +877,9 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
   }
 }
 
-void PacketNetwork::block_vc_allocation(int node, bool later, int wake, uint64_t waits) {
+void PacketNetwork::block_vc_allocation(int node, int wake, uint64_t waits) {
   Router& r = router(node);
-  r.vc_blocked = !later;  // a VC routed but not yet ready will ask next cycle
+  r.vc_blocked = true;
   r.vc_wake = wake;
   r.vc_waits = waits;
 }
@@ -987,12 +976,12 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
   --in.count;
   // The freed slot's credit goes back upstream over the wire the flit came by.
   if (in_port == kTerminalPort)
-    schedule(now_ + 1 + static_cast<uint64_t>(config_.terminal_cycles), EventKind::SourceCredit, node, 0, in_vc);
+    schedule(now_ + source_credit_delay_, EventKind::SourceCredit, node, 0, in_vc);
   else
-    schedule(now_ + 1 + static_cast<uint64_t>(config_.wire_cycles), EventKind::Credit,
-             routing_.neighbor(node, in_port ^ 1), in_port, in_vc);
+    schedule(now_ + credit_delay_, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_vc);
   const int out_vc = in.out_vc;
-  OutputVc& out = outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)];
+  const int out_local = out_port * vcs + out_vc;
+  OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
   if (out_port != kTerminalPort) --out.credits;  // (a node always sinks: its ejection VCs never run short)
   if (config_.hold_switch) {                     // a head takes both ports until its tail has crossed
     if (f.tail)
@@ -1011,7 +1000,7 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
     out.owner = -1;
     r.free[out_port] |= bit(out_vc);
     // (freed(), here with its output VC at hand)
-    const uint64_t waiting = wait_bit(out_port, out_vc);
+    const uint64_t waiting = fine_waits_ ? bit(out_local) : bit(out_port);  // (wait_bit)
     r.changed |= waiting;
     if (r.vc_waits & waiting) {
       const int room = config_.switching == Switching::CutThrough ? r.vc_wake : 0;
@@ -1025,14 +1014,12 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
       vc_word(idle_, node, in_local) |= bit(in_local & 63);
     }
   }
-  const uint64_t traverse = static_cast<uint64_t>(config_.pipeline_cycles - 2);
   if (out_port == kTerminalPort) {
-    schedule(now_ + traverse + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Eject, node, 0, 0, f);
+    schedule(now_ + eject_delay_, EventKind::Eject, node, 0, 0, f);
     return;
   }
   ++stats_.flit_hops;
-  const uint64_t at = now_ + traverse + static_cast<uint64_t>(config_.wire_cycles);
-  schedule(at, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_vc, f);
+  schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_vc, f);
 }
 
 void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) {
@@ -1053,11 +1040,9 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   const uint64_t tail = now_ + f.flits - 1;
   const Flit credits{-1, false, false, f.flits};
   if (in_port == kTerminalPort)
-    schedule(tail + 1 + static_cast<uint64_t>(config_.terminal_cycles), EventKind::SourceCredit, node, 0, in_vc,
-             credits);
+    schedule(tail + source_credit_delay_, EventKind::SourceCredit, node, 0, in_vc, credits);
   else
-    schedule(tail + 1 + static_cast<uint64_t>(config_.wire_cycles), EventKind::Credit,
-             routing_.neighbor(node, in_port ^ 1), in_port, in_vc, credits);
+    schedule(tail + credit_delay_, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_vc, credits);
   const int out_vc = in.out_vc;
   if (out_port != kTerminalPort) outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)].credits -= f.flits;
   in.state = VcState::Draining;
@@ -1065,14 +1050,12 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   in_free_[static_cast<size_t>(node * kRouterPorts + in_port)] = tail + 1;
   out_free_[static_cast<size_t>(node * kRouterPorts + out_port)] = tail + 1;
   schedule(tail + 1, EventKind::Release, node, in_port, in_vc);
-  const uint64_t traverse = static_cast<uint64_t>(config_.pipeline_cycles - 2);
   if (out_port == kTerminalPort) {
-    schedule(tail + traverse + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Eject, node, 0, 0, f);
+    schedule(tail + eject_delay_, EventKind::Eject, node, 0, 0, f);
     return;
   }
   stats_.flit_hops += f.flits;
-  schedule(now_ + traverse + static_cast<uint64_t>(config_.wire_cycles), EventKind::Flit,
-           routing_.neighbor(node, out_port), out_port, out_vc, f);
+  schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_vc, f);
 }
 
 void PacketNetwork::release(int node, int in_port, int in_vc) {

@@ -113,7 +113,7 @@ class PacketNetwork {
     uint16_t flits;  // 1 flit by flit; whole-packet events: the packet's flits; a credit event: the credits it returns
   };
   struct InputVc {
-    uint64_t ready = 0;  // the cycle its next stage may run
+    uint64_t ready = 0;  // idle: the first cycle it may route a head (the one after its last tail crossed)
     // Routed: the output VCs of out_port it asks for this cycle (bit vc) and its escape VCs on
     // escape_port, set when its head is routed (what it waits on when it can be granted none follows
     // from them: waits_of).
@@ -211,14 +211,13 @@ class PacketNetwork {
   [[gnu::always_inline]] inline void route_stage(int node);
   [[gnu::always_inline]] inline void vc_stage(int node);
   // VC allocation's requests: the routed input VCs that could be granted an output VC now (local
-  // indices, ascending, with the output VCs of its port each could be granted, and that port); `later`
-  // set if a routed VC is not yet ready.
+  // indices, ascending, with the output VCs of its port each could be granted, and that port). Every
+  // routed VC may ask: it was routed in an earlier cycle, as a router's visit routes after its VC
+  // allocation.
   // Indexed (a router of at most 64 VCs): only the routed VCs not closed, or closed on an output VC that
   // changed, are looked at. Scanned: every routed VC's closed_ entry is; it adds the closed VCs' waits.
-  [[gnu::always_inline]] inline int vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports,
-                                                        bool& later);
-  int vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, bool& later, int& wake,
-                          uint64_t& waits);
+  [[gnu::always_inline]] inline int vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports);
+  int vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, int& wake, uint64_t& waits);
   // Input VC `local` found no output VC it could be granted and waits for `waits` (wait_bit), needing
   // `wake` credits of a free one (waits 0: not closed). close_vc and reopen_vc keep the index.
   void set_closed(int node, int local, uint64_t waits, int wake);
@@ -241,8 +240,8 @@ class PacketNetwork {
                      int* accepted_by);
   // Output VC (out_port, out_vc) is free again: wakes VC allocation if it waits on it.
   void freed(int node, int out_port, int out_vc);
-  // No routed VC can be granted one until what it waits for changes (unless one routed `later` asks).
-  void block_vc_allocation(int node, bool later, int wake, uint64_t waits);
+  // No routed VC can be granted one until what it waits for changes.
+  void block_vc_allocation(int node, int wake, uint64_t waits);
   // A router's waits_ bit for an output VC: one per VC where a router has at most 64, else one per port.
   uint64_t wait_bit(int port, int vc) const { return uint64_t{1} << (fine_waits_ ? port * config_.vcs + vc : port); }
   // Adaptive routing: points `in` at this cycle's request, the best adaptive VC or its escape VCs.
@@ -342,7 +341,7 @@ class PacketNetwork {
   bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   // Switch allocation reads these, not the input VCs' records: per input VC, the output port of an
   // active one (set when granted). Per port of the router being stepped, the VCs granted an output VC
-  // this cycle that have a credit for it: they ask for the switch from the next cycle (their `ready`), so
+  // this cycle that have a credit for it: they ask for the switch from the next cycle (a stage a cycle), so
   // step() adds them to Router::asking only after the router's switch allocation (asking_later_ports_: the
   // ports with some).
   std::vector<uint8_t> active_out_;
@@ -361,6 +360,10 @@ class PacketNetwork {
   std::vector<Pacer> pacers_;
   std::vector<std::vector<Event>> wheel_;  // a power of two of slots, so a cycle's slot is a mask
   uint64_t wheel_mask_ = 0;
+  // From a flit's crossing of the switch (send), in cycles: its credit's return upstream (over the wire,
+  // or the terminal channel to the node), its arrival at the next router (the rest of the pipeline and
+  // the wire) or at its node (the pipeline and the terminal channel).
+  uint64_t credit_delay_ = 0, source_credit_delay_ = 0, hop_delay_ = 0, eject_delay_ = 0;
   uint64_t pending_events_ = 0;  // events on the wheel (counted at the end of step())
   std::vector<int> delivered_;
   std::vector<std::vector<uint64_t>> ejected_;  // per node, per period
