@@ -10,7 +10,7 @@ namespace t3sim::core {
 PacketTransport::PacketTransport(const CostModel& cost, uint64_t seed)
     : cost_(cost), network_(packet_config(cost.machine()), seed) {}
 
-void PacketTransport::after(double delay, Callback then) { calendar_.schedule(time_ + delay, std::move(then)); }
+void PacketTransport::after(double delay, Callback then) { calendar_.schedule_after(time_, delay, std::move(then)); }
 
 int PacketTransport::pacer(int pe, FlowKind kind) {
   // A PE's E-register rate paces its gets here too; the memory port is not modelled in packets

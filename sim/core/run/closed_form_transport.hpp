@@ -13,7 +13,7 @@ class ClosedFormTransport : public Transport {
  public:
   explicit ClosedFormTransport(const CostModel& cost) : cost_(cost) {}
   double now() const override { return now_; }
-  void after(double delay, Callback then) override { calendar_.schedule(now_ + delay, std::move(then)); }
+  void after(double delay, Callback then) override { calendar_.schedule_after(now_, delay, std::move(then)); }
   void flow(int src, int dst, double bytes, FlowKind kind, Callback then) override;
   // bytes / the disk's write (read) bandwidth: alone on it.
   void disk_io(int disk, double bytes, bool write, Callback then) override;
