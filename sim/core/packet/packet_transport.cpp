@@ -12,6 +12,8 @@ PacketTransport::PacketTransport(const CostModel& cost, uint64_t seed)
 
 void PacketTransport::after(double delay, Callback then) { calendar_.schedule_after(time_, delay, std::move(then)); }
 
+void PacketTransport::after(double delay, Task then) { calendar_.schedule_after(time_, delay, then); }
+
 int PacketTransport::pacer(int pe, FlowKind kind) {
   // A PE's E-register rate paces its gets here too; the memory port is not modelled in packets
   // (docs/limitations.md).
@@ -28,6 +30,10 @@ int PacketTransport::pacer(int pe, FlowKind kind) {
 }
 
 void PacketTransport::flow(int src, int dst, double bytes, FlowKind kind, Callback then) {
+  flow(src, dst, bytes, kind, parked_.park(std::move(then)));
+}
+
+void PacketTransport::flow(int src, int dst, double bytes, FlowKind kind, Task then) {
   // A put's rate is its issuer's (the source); get data's is the initiator's (the destination).
   const int paced_pe = kind == FlowKind::Put ? src : dst;
   const JobPlacement& placement = cost_.placement();
@@ -37,7 +43,7 @@ void PacketTransport::flow(int src, int dst, double bytes, FlowKind kind, Callba
   const int id =
       network_.add_message(placement.node_of(src), placement.node_of(dst), bytes, pacer(paced_pe, kind), network);
   if (on_delivered_.size() <= static_cast<size_t>(id)) on_delivered_.resize(static_cast<size_t>(id) + 1);
-  on_delivered_[static_cast<size_t>(id)] = std::move(then);
+  on_delivered_[static_cast<size_t>(id)] = then;
 }
 
 void PacketTransport::disk_io(int, double, bool, Callback) {
@@ -68,8 +74,8 @@ void PacketTransport::run() {
     // The callbacks first: a callback may start a flow, and the new message may reuse the id of one
     // delivered in this same cycle whose callback has not run yet.
     due_.clear();
-    for (int message : network_.delivered()) due_.push_back(std::move(on_delivered_[static_cast<size_t>(message)]));
-    for (Callback& then : due_) then();
+    for (int message : network_.delivered()) due_.push_back(on_delivered_[static_cast<size_t>(message)]);
+    for (const Task& then : due_) then();
   }
   network_.finish();
 }

@@ -13,7 +13,9 @@
 #include "sim/core/packet/packet_network.hpp"
 #include "sim/core/run/cost_model.hpp"
 #include "sim/core/run/transport.hpp"
+#include "sim/core/support/callback_slots.hpp"
 #include "sim/core/support/event_calendar.hpp"
+#include "sim/core/support/task.hpp"
 
 namespace t3sim::core {
 
@@ -38,7 +40,9 @@ class PacketTransport : public Transport {
   explicit PacketTransport(const CostModel& cost, uint64_t seed = 1);
   double now() const override { return time_; }
   void after(double delay, Callback then) override;
+  void after(double delay, Task then) override;
   void flow(int src, int dst, double bytes, FlowKind kind, Callback then) override;
+  void flow(int src, int dst, double bytes, FlowKind kind, Task then) override;
   void disk_io(int disk, double bytes, bool write, Callback then) override;
   bool times_latency() const override { return true; }
   // With a reply network (network.virtual_networks 2) a put's acknowledgement is a reply packet.
@@ -55,8 +59,9 @@ class PacketTransport : public Transport {
   const CostModel& cost_;
   PacketNetwork network_;
   EventCalendar calendar_;
-  std::vector<Callback> on_delivered_;  // by the network's message id (ids are reused once delivered)
-  std::vector<Callback> due_;           // run(): the callbacks of the messages delivered in one cycle
+  std::vector<Task> on_delivered_;  // by the network's message id (ids are reused once delivered)
+  std::vector<Task> due_;           // run(): the tasks of the messages delivered in one cycle
+  CallbackSlots parked_;            // flows' std::function callbacks, run as tasks
   std::vector<int> put_pacers_, get_pacers_, mpi_pacers_;  // by PE; -1 until made
   double time_ = 0;
 };

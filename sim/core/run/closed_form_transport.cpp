@@ -4,10 +4,18 @@
 
 namespace t3sim::core {
 
-void ClosedFormTransport::flow(int src, int dst, double bytes, FlowKind kind, Callback then) {
+double ClosedFormTransport::flow_time(int src, int dst, double bytes, FlowKind kind) const {
   const double rate =
       std::min({cost_.bottleneck(src, dst), flow_cap(cost_.profile(), kind), node_cap(cost_.machine().node, kind)});
-  after(bytes / rate, std::move(then));
+  return bytes / rate;
+}
+
+void ClosedFormTransport::flow(int src, int dst, double bytes, FlowKind kind, Callback then) {
+  after(flow_time(src, dst, bytes, kind), std::move(then));
+}
+
+void ClosedFormTransport::flow(int src, int dst, double bytes, FlowKind kind, Task then) {
+  after(flow_time(src, dst, bytes, kind), then);
 }
 
 void ClosedFormTransport::disk_io(int /*disk*/, double bytes, bool write, Callback then) {

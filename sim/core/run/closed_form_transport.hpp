@@ -14,13 +14,17 @@ class ClosedFormTransport : public Transport {
   explicit ClosedFormTransport(const CostModel& cost) : cost_(cost) {}
   double now() const override { return now_; }
   void after(double delay, Callback then) override { calendar_.schedule_after(now_, delay, std::move(then)); }
+  void after(double delay, Task then) override { calendar_.schedule_after(now_, delay, then); }
   void flow(int src, int dst, double bytes, FlowKind kind, Callback then) override;
+  void flow(int src, int dst, double bytes, FlowKind kind, Task then) override;
   // bytes / the disk's write (read) bandwidth: alone on it.
   void disk_io(int disk, double bytes, bool write, Callback then) override;
   // Runs every event until none is left; returns the time of the last.
   double run();
 
  private:
+  double flow_time(int src, int dst, double bytes, FlowKind kind) const;
+
   const CostModel& cost_;
   EventCalendar calendar_;
   double now_ = 0;

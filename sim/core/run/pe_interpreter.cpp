@@ -62,23 +62,52 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
 }
 
 void PeInterpreter::start() {
-  for (int pe = 0; pe < static_cast<int>(pes_.size()); ++pe) transport_.after(0, [this, pe] { advance(pe); });
+  for (int pe = 0; pe < static_cast<int>(pes_.size()); ++pe) transport_.after(0, task(Step::Advance, pe));
+}
+
+void PeInterpreter::run_task(int what, int id) {
+  switch (static_cast<Step>(what)) {
+    case Step::Advance:
+      return advance(id);
+    case Step::CompleteOp:
+      return complete_op(id);
+    case Step::IssuePut:
+      return issue_put(id);
+    case Step::StartFlow:
+      return start_flow(id);
+    case Step::EndFlow:
+      return end_flow(id);
+    case Step::PutAcked:
+      return put_acked(id);
+  }
+}
+
+int PeInterpreter::add_movement(int src, int dst, double bytes, FlowKind kind, int iteration, FlowNote note,
+                                int landing, Callback then) {
+  const int id = movements_.take();
+  movements_[id] = {src, dst, bytes, kind, iteration, transport_.now(), 0, note, landing, std::move(then)};
+  return id;
+}
+
+void PeInterpreter::launch(int id) {
+  if (transport_.times_latency()) return start_flow(id);
+  const Movement& m = movements_[id];
+  transport_.after(cost_.latency(m.src, m.dst), task(Step::StartFlow, id));
 }
 
 void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then,
                              FlowNote note) {
-  const int id = movements_.take();
-  movements_[id] = {src, dst, bytes, kind, iteration, transport_.now(), 0, note, std::move(then)};
-  if (transport_.times_latency())
-    start_flow(id);
-  else
-    transport_.after(cost_.latency(src, dst), [this, id] { start_flow(id); });
+  launch(add_movement(src, dst, bytes, kind, iteration, note, -1, std::move(then)));
+}
+
+void PeInterpreter::transfer_put(int put, int src, int dst, double bytes, int iteration, FlowNote note) {
+  launch(add_movement(src, dst, bytes, FlowKind::Put, iteration, note, put, Callback()));
 }
 
 void PeInterpreter::start_flow(int id) {
   Movement& m = movements_[id];
   m.flow_start = transport_.now();
-  transport_.flow(m.src, m.dst, m.bytes, m.kind, [this, id] { end_flow(id); });
+  transport_.flow(m.src, m.dst, m.bytes, m.kind, task(Step::EndFlow, id));
 }
 
 void PeInterpreter::end_flow(int id) {
@@ -95,9 +124,13 @@ void PeInterpreter::end_flow(int id) {
     const bool pulled = m.kind == FlowKind::GetData || m.kind == FlowKind::MessageData;
     add_transfer({m.src, m.dst, m.bytes, m.start, transport_.now(), m.iteration, pulled ? m.dst : m.src});
   }
+  const int landing = m.landing;
   Callback then = std::move(m.then);
-  movements_.release(id);  // before `then`, which may start another
-  then();
+  movements_.release(id);  // before what follows, which may start another
+  if (landing >= 0)
+    put_landed(landing);
+  else
+    then();
 }
 
 void PeInterpreter::add_transfer(const Transfer& t) {
@@ -271,7 +304,7 @@ bool PeInterpreter::start_op(int pe) {
         });
       } else if (op.flag == kNoName || op.order == SignalOrder::OnArrival) {
         // The call's overhead, then the put (its values read again then: the PE is still at this op).
-        transport_.after(p.call_overhead, [this, pe] { issue_put(pe); });
+        transport_.after(p.call_overhead, task(Step::IssuePut, pe));
       } else {  // a data put with a signal: put, fence or quiet, flag put
         const int dst = op.peer;
         const double bytes = op.bytes;
@@ -318,14 +351,14 @@ bool PeInterpreter::start_op(int pe) {
     }
     case OpKind::Compute:
       if (op.exponential) {
-        transport_.after(exponential_draw(pe, op.seconds), done);
+        transport_.after(exponential_draw(pe, op.seconds), task(Step::CompleteOp, pe));
         return false;
       }
       [[fallthrough]];
     case OpKind::Overhead:
     case OpKind::MpiSend:
     case OpKind::MpiRecv:
-      transport_.after(cost_.uncontended_time(op), done);
+      transport_.after(cost_.uncontended_time(op), task(Step::CompleteOp, pe));
       return false;
     case OpKind::Write:
       io_->write(pe, op, done);
@@ -342,7 +375,7 @@ bool PeInterpreter::start_op(int pe) {
       if (++job.arrived == job.size) {
         job.arrived = 0;
         for (int q = job.first_pe; q < job.first_pe + job.size; ++q)
-          transport_.after(p.barrier_latency, [this, q] { complete_op(q); });
+          transport_.after(p.barrier_latency, task(Step::CompleteOp, q));
       }
       return false;
     }
@@ -357,7 +390,7 @@ void PeInterpreter::issue_put(int pe) {
   const Op& op = op_at(s);
   const double limit = cost_.profile().outstanding_puts;
   if (!op.complete && limit > 0 && s.in_flight >= limit) {
-    s.when_slot = [this, pe] { issue_put_now(pe); };
+    s.waiting_slot = true;  // put_acknowledged issues it
     return;
   }
   issue_put_now(pe);
@@ -367,9 +400,8 @@ void PeInterpreter::issue_put_now(int pe) {
   const Pe& s = pes_[static_cast<size_t>(pe)];
   const Op& op = op_at(s);
   const bool blocking = op.complete;
-  Callback done = [this, pe] { complete_op(pe); };
   start_put(pe, op.peer, op.bytes, listed_iteration(s, op), op.flag, false, !blocking, note_of(pe),
-            blocking ? std::move(done) : Callback());
+            blocking ? Callback([this, pe] { complete_op(pe); }) : Callback());
   if (!blocking) complete_op(pe);
 }
 
@@ -381,8 +413,7 @@ void PeInterpreter::start_put(int pe, int dst, double bytes, int iteration, Name
   Pe::TargetPuts* t = fences_ ? &s.to[dst] : nullptr;  // stays put until this put has landed
   const int id = puts_.take();
   puts_[id] = {pe, dst, t, t != nullptr ? t->issued++ : 0, flag, ordered, background, std::move(acked)};
-  transfer(
-      pe, dst, bytes, FlowKind::Put, iteration, [this, id] { put_landed(id); }, note);
+  transfer_put(id, pe, dst, bytes, iteration, note);
 }
 
 void PeInterpreter::put_landed(int id) {
@@ -397,9 +428,9 @@ void PeInterpreter::put_landed(int id) {
   }
   if (put.to != nullptr) landed(pe, dst, *put.to, put.seq);
   if (transport_.acknowledges_with_packets())
-    transport_.flow(dst, pe, 0, FlowKind::Ack, [this, id] { put_acked(id); });
+    transport_.flow(dst, pe, 0, FlowKind::Ack, task(Step::PutAcked, id));
   else
-    transport_.after(cost_.latency(dst, pe), [this, id] { put_acked(id); });
+    transport_.after(cost_.latency(dst, pe), task(Step::PutAcked, id));
 }
 
 void PeInterpreter::put_acked(int id) {
@@ -443,10 +474,9 @@ void PeInterpreter::landed(int pe, int dst, Pe::TargetPuts& t, uint64_t seq) {
 void PeInterpreter::put_acknowledged(int pe) {
   Pe& s = pes_[static_cast<size_t>(pe)];
   --s.in_flight;
-  if (s.when_slot) {  // a non-blocking put waits for a slot (outstanding_puts): this was it
-    Callback issue = std::move(s.when_slot);
-    s.when_slot = nullptr;
-    issue();
+  if (s.waiting_slot) {  // a non-blocking put waits for a slot (outstanding_puts): this was it
+    s.waiting_slot = false;
+    issue_put_now(pe);
   }
   if (s.in_flight == 0 && s.when_quiet) {
     Callback then = std::move(s.when_quiet);
@@ -471,7 +501,7 @@ void PeInterpreter::signal(int pe, NameId flag) {
   Pe& s = pes_[static_cast<size_t>(pe)];
   if (s.waiting_flag == flag) {
     s.waiting_flag = kNoName;
-    transport_.after(0, [this, pe] { complete_op(pe); });
+    transport_.after(0, task(Step::CompleteOp, pe));
   } else {
     ++s.signalled[flag];
   }

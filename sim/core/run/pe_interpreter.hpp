@@ -42,6 +42,7 @@
 #include "sim/core/run/transport.hpp"
 #include "sim/core/support/model_error.hpp"
 #include "sim/core/support/slot_pool.hpp"
+#include "sim/core/support/task.hpp"
 
 namespace t3sim::core {
 
@@ -54,7 +55,7 @@ struct FlowNote {
   uint64_t seq = 0;
 };
 
-class PeInterpreter {
+class PeInterpreter : private TaskHandler {
  public:
   // On a machine with I/O nodes, transport endpoints workload.pes .. are the I/O nodes
   // (JobPlacement::with_io_nodes).
@@ -93,9 +94,9 @@ class PeInterpreter {
     std::unique_ptr<std::mt19937_64> random;        // exponential compute draws, made on first use
     double op_start = 0;                            // when it started
     double flow_time = 0;                           // its data's own flow time so far (OpRecord::flow)
-    int in_flight = 0;    // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
-    Callback when_quiet;  // set while blocked until in_flight is 0: what runs then
-    Callback when_slot;   // set while a non-blocking put waits for in_flight below outstanding_puts
+    int in_flight = 0;          // non-blocking puts (and signalled puts' flag puts) not yet acknowledged
+    Callback when_quiet;        // set while blocked until in_flight is 0: what runs then
+    bool waiting_slot = false;  // a non-blocking put waits for in_flight below outstanding_puts
     bool finished = false;
     NameId waiting_flag = kNoName;    // blocked in wait on this flag (Workload::flags id) unless kNoName
     std::map<NameId, int> signalled;  // flag id -> signals not yet consumed
@@ -131,7 +132,8 @@ class PeInterpreter {
     double start;       // when transfer() was called
     double flow_start;  // when its flow started (after the path latency, unless the transport times it)
     FlowNote note;
-    Callback then;
+    int landing;    // a put's data (puts_ id): put_landed(landing) at its end instead of `then`; else -1
+    Callback then;  // what runs at its end (unless landing)
   };
   // A put from issue to acknowledgement (start_put).
   struct PutInFlight {
@@ -144,8 +146,21 @@ class PeInterpreter {
     Callback acked;      // runs on its acknowledgement (if set)
   };
 
+  // What the interpreter's own events do (a Task's `what`; its `id` a PE, movement or put): the hot
+  // paths schedule these rather than std::function callbacks.
+  enum class Step { Advance, CompleteOp, IssuePut, StartFlow, EndFlow, PutAcked };
+  Task task(Step step, int id) { return Task{this, static_cast<int>(step), id}; }
+  void run_task(int what, int id) override;
+
   // The path latency, then a flow of `bytes` (recorded as a transfer when iteration >= 0), then `then`.
   void transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then, FlowNote note = {});
+  // transfer() of a put's data: put_landed(put) at its end.
+  void transfer_put(int put, int src, int dst, double bytes, int iteration, FlowNote note);
+  // Records a movement under way from now; returns its id.
+  int add_movement(int src, int dst, double bytes, FlowKind kind, int iteration, FlowNote note, int landing,
+                   Callback then);
+  // Starts its flow, after the path latency unless the transport times it.
+  void launch(int movement);
   void start_flow(int movement);
   void end_flow(int movement);
   void advance(int pe);   // runs the PE's operations until one has to wait

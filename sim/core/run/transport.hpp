@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "sim/core/machine/machine_spec.hpp"
+#include "sim/core/support/task.hpp"
 
 namespace t3sim::core {
 
@@ -46,6 +47,12 @@ class Transport {
   // Moves `bytes` from PE src to PE dst (job PEs, src != dst) at the rate the network gives a flow
   // of `kind`, starting now; calls `then` when the last byte is delivered.
   virtual void flow(int src, int dst, double bytes, FlowKind kind, Callback then) = 0;
+  // after() and flow() with a Task (task.hpp) for `then`, what the interpreter passes on its hot paths:
+  // a transport whose calendar keeps tasks takes it as it is; by default it is wrapped in a Callback.
+  virtual void after(double delay, Task then) { after(delay, Callback(then)); }
+  virtual void flow(int src, int dst, double bytes, FlowKind kind, Task then) {
+    flow(src, dst, bytes, kind, Callback(then));
+  }
   // Writes (or reads) `bytes` on disk `disk` (0 .. MachineSpec::disk_count()-1) at the rate the disk
   // gives, shared with its other requests in service; calls `then` when done. Only on a machine with io.
   virtual void disk_io(int disk, double bytes, bool write, Callback then) = 0;

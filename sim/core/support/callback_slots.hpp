@@ -1,15 +1,22 @@
-// Callbacks parked under small integer ids, reused once taken: what the calendar's heap records and
-// the solver transport's flows point at, so heaps and flows move ints instead of std::function.
+// Callbacks parked under small integer ids, reused once taken: what the calendar's queues and the
+// solver transport's flows point at, so queues and flows move ints instead of std::function. A parked
+// callback is also a Task (task.hpp) that takes it out and runs it.
 #pragma once
 #include <cstddef>
 #include <functional>
 #include <vector>
 
+#include "sim/core/support/task.hpp"
+
 namespace t3sim::core {
 
-class CallbackSlots {
+class CallbackSlots : public TaskHandler {
  public:
   using Callback = std::function<void()>;
+
+  CallbackSlots() = default;
+  CallbackSlots(const CallbackSlots&) = delete;  // its tasks point at it
+  CallbackSlots& operator=(const CallbackSlots&) = delete;
 
   // Parks `c`; returns its id (the most recently freed one first).
   int put(Callback c) {
@@ -28,6 +35,9 @@ class CallbackSlots {
     free_.push_back(id);
     return c;
   }
+  // Parks `c`; returns the task that takes it out and runs it (once).
+  Task park(Callback c) { return Task{this, 0, put(std::move(c))}; }
+  void run_task(int, int id) override { take(id)(); }
 
  private:
   std::vector<Callback> slots_;

@@ -1,8 +1,8 @@
 // A calendar of callbacks by simulated time: the closed-form and packet transports' whole clock, and
 // the solver transport's own queue under SimGrid's clock. Events due at the same time run in the order
 // they were scheduled (a sequence number breaks ties), so runs are deterministic. The queues hold
-// small records (time, sequence, slot); the callbacks stay in slots, so sifting moves no
-// std::function.
+// small records (time, sequence, task): a Task (task.hpp) as it is, a std::function parked in a slot,
+// so sifting moves no std::function.
 //
 // Most events of a run come with one of a few delays (a zero-delay hand-over, a path latency of a few
 // hop counts): events scheduled with the same delay from a clock that does not go back are due in the
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/core/support/callback_slots.hpp"
+#include "sim/core/support/task.hpp"
 
 namespace t3sim::core {
 
@@ -27,26 +28,28 @@ class EventCalendar {
 
   EventCalendar() { lane_hint_.fill(-1); }
   // Schedules `then` at `time` (on the heap).
-  void schedule(double time, Callback then) { add(time, slots_.put(std::move(then)), kHeap); }
+  void schedule(double time, Callback then) { add(time, slots_.park(std::move(then)), kHeap); }
+  void schedule(double time, Task then) { add(time, then, kHeap); }
   // Schedules `then` at now + delay: the same as schedule(now + delay, then), in a lane of its delay.
   void schedule_after(double now, double delay, Callback then) {
-    add(now + delay, slots_.put(std::move(then)), lane_for(delay));
+    add(now + delay, slots_.park(std::move(then)), lane_for(delay));
   }
+  void schedule_after(double now, double delay, Task then) { add(now + delay, then, lane_for(delay)); }
   bool empty() const { return heap_.empty() && heads_.empty(); }
   // Time of the earliest event (only when not empty).
   double next_time() const { return earliest().time; }
-  // Removes and returns the earliest event's callback.
-  Callback pop() {
-    int slot;
+  // Removes the earliest event; returns its task (run it: it runs the event's callback).
+  Task pop() {
+    Task task;
     if (heap_first()) {
-      slot = heap_.front().slot;
+      task = heap_.front().task;
       std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
       heap_.pop_back();
     } else {
-      slot = heads_.front().slot;
+      task = heads_.front().task;
       pop_lane_head();
     }
-    return slots_.take(slot);
+    return task;
   }
   size_t size() const {
     size_t n = heap_.size() + heads_.size();
@@ -62,7 +65,7 @@ class EventCalendar {
   struct Event {
     double time;
     uint64_t seq;
-    int slot;
+    Task task;
     int lane;  // in heads_: whose head it is
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
@@ -103,8 +106,8 @@ class EventCalendar {
     std::memcpy(&bits, &delay, sizeof bits);
     return static_cast<size_t>((bits * 0x9E3779B97F4A7C15ULL) >> (64 - kHintBits));
   }
-  void add(double time, int slot, int lane) {
-    const Event e{time, seq_++, slot, lane};
+  void add(double time, Task then, int lane) {
+    const Event e{time, seq_++, then, lane};
     if (lane == kHeap) {
       heap_.push_back(e);
       std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
@@ -163,7 +166,7 @@ class EventCalendar {
   std::vector<Lane> lanes_;                            // at most kMaxLanes
   std::vector<double> delays_;                         // each lane's delay (apart, for a quick search)
   std::array<int, size_t{1} << kHintBits> lane_hint_;  // by hint_index: the lane last found, or -1
-  CallbackSlots slots_;
+  CallbackSlots slots_;                                // the std::function callbacks scheduled
   uint64_t seq_ = 0;
 };
 
