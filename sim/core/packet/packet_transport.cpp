@@ -8,17 +8,22 @@
 namespace t3sim::core {
 
 PacketTransport::PacketTransport(const CostModel& cost, uint64_t seed)
-    : cost_(cost), network_(packet_config(cost.machine()), seed) {}
+    : cost_(cost), network_(packet_config(cost.machine()), seed) {
+  // A PE's E-register rate paces its gets here too; the memory port is not modelled in packets
+  // (docs/limitations.md).
+  for (size_t k = 0; k < caps_.size(); ++k) {
+    const FlowKind kind = static_cast<FlowKind>(k);
+    const bool load = kind == FlowKind::GetData || kind == FlowKind::MessageData;
+    caps_[k] = std::min(flow_cap(cost_.profile(), kind), load ? eregister_rate(cost_.machine().node) : INFINITY);
+  }
+}
 
 void PacketTransport::after(double delay, Callback then) { calendar_.schedule_after(time_, delay, std::move(then)); }
 
 void PacketTransport::after(double delay, Task then) { calendar_.schedule_after(time_, delay, then); }
 
 int PacketTransport::pacer(int pe, FlowKind kind) {
-  // A PE's E-register rate paces its gets here too; the memory port is not modelled in packets
-  // (docs/limitations.md).
-  const bool load = kind == FlowKind::GetData || kind == FlowKind::MessageData;
-  const double cap = std::min(flow_cap(cost_.profile(), kind), load ? eregister_rate(cost_.machine().node) : INFINITY);
+  const double cap = caps_[static_cast<size_t>(kind)];
   if (!std::isfinite(cap)) return -1;
   std::vector<int>& pacers = kind == FlowKind::Put           ? put_pacers_
                              : kind == FlowKind::MessageData ? mpi_pacers_
@@ -53,6 +58,7 @@ void PacketTransport::disk_io(int, double, bool, Callback) {
 void PacketTransport::run() {
   const double cycle = network_.config().cycle_s;
   constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
+  bool skipped_to_now = false;  // the network's clock was moved up to time_'s cycle
   for (;;) {
     const uint64_t busy = network_.next_busy_cycle();
     const double net_time = busy == kNone ? INFINITY : static_cast<double>(busy) * cycle;
@@ -61,15 +67,19 @@ void PacketTransport::run() {
       break;
     }
     if (!calendar_.empty() && calendar_.next_time() <= net_time) {
-      time_ = calendar_.next_time();
       // Nothing is due in the network before this instant: its clock may move up to the instant's cycle,
-      // so that a message given now enters the cycle after it.
-      network_.skip_to(static_cast<uint64_t>(std::ceil(time_ / cycle - 1e-9)));
+      // so that a message given now enters the cycle after it (worked out once per instant).
+      if (calendar_.next_time() != time_ || !skipped_to_now) {
+        time_ = calendar_.next_time();
+        network_.skip_to(static_cast<uint64_t>(std::ceil(time_ / cycle - 1e-9)));
+        skipped_to_now = true;
+      }
       calendar_.pop()();
       continue;
     }
     network_.skip_to(busy);
     time_ = static_cast<double>(busy) * cycle;
+    skipped_to_now = false;
     network_.step();
     // The callbacks first: a callback may start a flow, and the new message may reuse the id of one
     // delivered in this same cycle whose callback has not run yet.

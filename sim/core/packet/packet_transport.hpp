@@ -6,6 +6,7 @@
 // the interpreter adds none (times_latency). A flow's PE rate cap (transport.hpp's flow_cap: a PE's
 // put and get rates, shared by all its transfers) paces the injection of its packets.
 #pragma once
+#include <array>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -54,6 +55,7 @@ class PacketTransport : public Transport {
   const PacketNetwork& network() const { return network_; }
 
  private:
+  static constexpr size_t kFlowKinds = static_cast<size_t>(FlowKind::Ack) + 1;  // Ack is the last kind
   int pacer(int pe, FlowKind kind);
 
   const CostModel& cost_;
@@ -63,6 +65,7 @@ class PacketTransport : public Transport {
   std::vector<Task> due_;           // run(): the tasks of the messages delivered in one cycle
   CallbackSlots parked_;            // flows' std::function callbacks, run as tasks
   std::vector<int> put_pacers_, get_pacers_, mpi_pacers_;  // by PE; -1 until made
+  std::array<double, kFlowKinds> caps_;                    // by FlowKind: the PE rate that paces it (bytes/s)
   double time_ = 0;
 };
 

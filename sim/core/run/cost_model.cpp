@@ -35,8 +35,9 @@ int CostModel::hops(int src_pe, int dst_pe) const {
   }
 }
 
-double CostModel::latency(int src_pe, int dst_pe) const {
-  const int h = hops(src_pe, dst_pe);
+double CostModel::latency(int src_pe, int dst_pe) const { return latency_of_hops(hops(src_pe, dst_pe)); }
+
+double CostModel::latency_of_hops(int h) const {
   return (h + 1) * machine_.network.router_delay + h * machine_.network.wire_delay;
 }
 

@@ -34,6 +34,8 @@ class CostModel {
 
   int hops(int src_pe, int dst_pe) const;
   double latency(int src_pe, int dst_pe) const;
+  // The latency of a path of `hops` hops (latency() of a pair that far apart).
+  double latency_of_hops(int hops) const;
   double bottleneck(int src_pe, int dst_pe) const;
   // A get or put of `bytes` to the PE's own memory: a copy (the one place this cost is written).
   double local_copy_time(double bytes) const;

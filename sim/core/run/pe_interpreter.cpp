@@ -8,6 +8,11 @@
 
 namespace t3sim::core {
 
+namespace {
+// hops_ is kept for machines of at most this many nodes (a byte per pair: 4 MiB at most).
+constexpr int kMostNodesForHops = 2048;
+}  // namespace
+
 PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Transport& transport)
     : cost_(cost),
       transport_(transport),
@@ -54,6 +59,8 @@ PeInterpreter::PeInterpreter(const CostModel& cost, const Workload& workload, Tr
     jobs_.push_back({workload.job_first_pe[j], workload.job_size(static_cast<int>(j)), 0});
   for (int pe = 0; pe < workload.pes; ++pe) job_of_.push_back(workload.job_of(pe));
   main_left_ = workload.job_size(0);
+  nodes_ = cost.machine().torus().node_count();
+  if (nodes_ <= kMostNodesForHops) hops_.assign(static_cast<size_t>(nodes_) * static_cast<size_t>(nodes_), 0);
   if (cost.machine().has_io())
     io_ = std::make_unique<FileIo>(cost, transport, workload.pes, workload.job_size(0));
   else if (workload.has_io())
@@ -83,25 +90,38 @@ void PeInterpreter::run_task(int what, int id) {
 }
 
 int PeInterpreter::add_movement(int src, int dst, double bytes, FlowKind kind, int iteration, FlowNote note,
-                                int landing, Callback then) {
+                                int landing, int then) {
   const int id = movements_.take();
-  movements_[id] = {src, dst, bytes, kind, iteration, transport_.now(), 0, note, landing, std::move(then)};
+  movements_[id] = {src, dst, bytes, kind, iteration, transport_.now(), 0, note, landing, then};
   return id;
 }
 
 void PeInterpreter::launch(int id) {
   if (transport_.times_latency()) return start_flow(id);
   const Movement& m = movements_[id];
-  transport_.after(cost_.latency(m.src, m.dst), task(Step::StartFlow, id));
+  transport_.after(path_latency(m.src, m.dst), task(Step::StartFlow, id));
+}
+
+double PeInterpreter::path_latency(int src, int dst) {
+  const int a = cost_.placement().node_of(src);
+  const int b = cost_.placement().node_of(dst);
+  if (hops_.empty() || a >= nodes_ || b >= nodes_) return cost_.latency(src, dst);
+  uint8_t& known = hops_[static_cast<size_t>(a) * static_cast<size_t>(nodes_) + static_cast<size_t>(b)];
+  if (known == 0) {
+    const int h = cost_.hops(src, dst);
+    if (h >= 255) return cost_.latency_of_hops(h);  // too far to keep (no torus of the project's is)
+    known = static_cast<uint8_t>(h + 1);
+  }
+  return cost_.latency_of_hops(known - 1);
 }
 
 void PeInterpreter::transfer(int src, int dst, double bytes, FlowKind kind, int iteration, Callback then,
                              FlowNote note) {
-  launch(add_movement(src, dst, bytes, kind, iteration, note, -1, std::move(then)));
+  launch(add_movement(src, dst, bytes, kind, iteration, note, -1, callbacks_.put(std::move(then))));
 }
 
 void PeInterpreter::transfer_put(int put, int src, int dst, double bytes, int iteration, FlowNote note) {
-  launch(add_movement(src, dst, bytes, FlowKind::Put, iteration, note, put, Callback()));
+  launch(add_movement(src, dst, bytes, FlowKind::Put, iteration, note, put, -1));
 }
 
 void PeInterpreter::start_flow(int id) {
@@ -125,12 +145,12 @@ void PeInterpreter::end_flow(int id) {
     add_transfer({m.src, m.dst, m.bytes, m.start, transport_.now(), m.iteration, pulled ? m.dst : m.src});
   }
   const int landing = m.landing;
-  Callback then = std::move(m.then);
+  const int then = m.then;
   movements_.release(id);  // before what follows, which may start another
   if (landing >= 0)
     put_landed(landing);
   else
-    then();
+    callbacks_.take(then)();
 }
 
 void PeInterpreter::add_transfer(const Transfer& t) {
@@ -412,7 +432,8 @@ void PeInterpreter::start_put(int pe, int dst, double bytes, int iteration, Name
   // Puts are numbered per target only when a fence may order a flag behind them.
   Pe::TargetPuts* t = fences_ ? &s.to[dst] : nullptr;  // stays put until this put has landed
   const int id = puts_.take();
-  puts_[id] = {pe, dst, t, t != nullptr ? t->issued++ : 0, flag, ordered, background, std::move(acked)};
+  const int acked_slot = acked ? callbacks_.put(std::move(acked)) : -1;
+  puts_[id] = {pe, dst, t, t != nullptr ? t->issued++ : 0, flag, ordered, background, acked_slot};
   transfer_put(id, pe, dst, bytes, iteration, note);
 }
 
@@ -430,17 +451,17 @@ void PeInterpreter::put_landed(int id) {
   if (transport_.acknowledges_with_packets())
     transport_.flow(dst, pe, 0, FlowKind::Ack, task(Step::PutAcked, id));
   else
-    transport_.after(cost_.latency(dst, pe), task(Step::PutAcked, id));
+    transport_.after(path_latency(dst, pe), task(Step::PutAcked, id));
 }
 
 void PeInterpreter::put_acked(int id) {
   PutInFlight& put = puts_[id];
   const int pe = put.pe;
   const bool background = put.background;
-  Callback acked = std::move(put.acked);
+  const int acked = put.acked;
   puts_.release(id);
   if (background) put_acknowledged(pe);
-  if (acked) acked();
+  if (acked >= 0) callbacks_.take(acked)();
 }
 
 void PeInterpreter::Pe::TargetPuts::land(uint64_t seq) {

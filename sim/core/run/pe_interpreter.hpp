@@ -40,6 +40,7 @@
 #include "sim/core/run/file_io.hpp"
 #include "sim/core/run/results.hpp"
 #include "sim/core/run/transport.hpp"
+#include "sim/core/support/callback_slots.hpp"
 #include "sim/core/support/model_error.hpp"
 #include "sim/core/support/slot_pool.hpp"
 #include "sim/core/support/task.hpp"
@@ -132,8 +133,8 @@ class PeInterpreter : private TaskHandler {
     double start;       // when transfer() was called
     double flow_start;  // when its flow started (after the path latency, unless the transport times it)
     FlowNote note;
-    int landing;    // a put's data (puts_ id): put_landed(landing) at its end instead of `then`; else -1
-    Callback then;  // what runs at its end (unless landing)
+    int landing;  // a put's data (puts_ id): put_landed(landing) at its end instead of `then`; else -1
+    int then;     // what runs at its end (unless landing): its callbacks_ slot
   };
   // A put from issue to acknowledgement (start_put).
   struct PutInFlight {
@@ -143,7 +144,7 @@ class PeInterpreter : private TaskHandler {
     NameId flag;         // raised at dst when it lands (kNoName: none)
     bool ordered;        // the flag waits for the PE's earlier puts to dst
     bool background;     // counted in the PE's in_flight
-    Callback acked;      // runs on its acknowledgement (if set)
+    int acked;           // runs on its acknowledgement: its callbacks_ slot, or -1 for nothing
   };
 
   // What the interpreter's own events do (a Task's `what`; its `id` a PE, movement or put): the hot
@@ -157,10 +158,11 @@ class PeInterpreter : private TaskHandler {
   // transfer() of a put's data: put_landed(put) at its end.
   void transfer_put(int put, int src, int dst, double bytes, int iteration, FlowNote note);
   // Records a movement under way from now; returns its id.
-  int add_movement(int src, int dst, double bytes, FlowKind kind, int iteration, FlowNote note, int landing,
-                   Callback then);
+  int add_movement(int src, int dst, double bytes, FlowKind kind, int iteration, FlowNote note, int landing, int then);
   // Starts its flow, after the path latency unless the transport times it.
   void launch(int movement);
+  // cost_.latency(src, dst), with the hop count of each pair of nodes worked out once (hops_).
+  double path_latency(int src, int dst);
   void start_flow(int movement);
   void end_flow(int movement);
   void advance(int pe);   // runs the PE's operations until one has to wait
@@ -210,6 +212,10 @@ class PeInterpreter : private TaskHandler {
   const Workload& workload_;
   std::vector<Job> jobs_;
   std::vector<int> job_of_;
+  // By node pair (source node x nodes_ + destination node): its hop count + 1, or 0 until worked out
+  // (routing a pair costs more than the rest of a put's acknowledgement); empty on a machine too large.
+  std::vector<uint8_t> hops_;
+  int nodes_ = 0;
   std::vector<std::vector<OpRecord>> records_;
   std::vector<double> last_end_;  // summed_records: when each PE's last operation ended
   std::string step_unit_;         // what Op::step counts, for the deadlock report
@@ -223,6 +229,7 @@ class PeInterpreter : private TaskHandler {
   // std::function's own storage: a put's dozen captured values cost a heap allocation each time).
   SlotPool<Movement> movements_;
   SlotPool<PutInFlight> puts_;
+  CallbackSlots callbacks_;  // the movements' and puts' callbacks, parked (the records stay plain data)
   // Some put's flag is ordered behind the PE's earlier puts (fence or quiet), or a source may make one.
   bool fences_ = false;
 };
