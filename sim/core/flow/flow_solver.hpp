@@ -223,7 +223,8 @@ class FlowSolver {
   // Solve state. trial_[e] is e's rate during a solve (equal to entries_[e].rate outside one).
   // Marks are epoch stamps (64-bit: they never wrap), so no clearing pass is needed.
   // Per resource, what a fill reads and writes for every resource of its set's paths, in one cache
-  // line of its own (the fill is most of a solve's time, and its resources are scattered).
+  // line of its own, apart from what checks read (callgrind's cache model counts a fifth fewer
+  // first-level misses this way; on the 2-core VM the wall time did not move: docs/performance.md).
   struct alignas(64) FillState {
     uint64_t fill_stamp = 0;  // remaining / active set up for the current fill
     uint64_t heap_stamp = 0;  // a candidate bottleneck of the current fill
