@@ -151,6 +151,15 @@ std::optional<std::string> driver_refusal(const core::MachineSpec& machine, Driv
                "network.port_fairness needs a single-route routing (a flow's share is the product over "
                "its one route); routing ") +
            core::enum_name(machine.routing) + " spreads flows over several: use --param network.port_fairness=0";
+  if (driver == Driver::Reference && machine.network.vc_hold_cycles > 0)
+    return "network.vc_hold_cycles is the fast driver's (a link's capacity follows its virtual channels' "
+           "holding times); the reference driver's SimGrid links keep a fixed capacity: use the fast driver, or "
+           "--param network.vc_hold_cycles=0";
+  if (machine.network.vc_hold_cycles > 0 && !core::make_routing(machine)->single_route())
+    return std::string(
+               "network.vc_hold_cycles needs a single-route routing (a flow's virtual channels follow its one "
+               "route); routing ") +
+           core::enum_name(machine.routing) + " spreads flows over several: use --param network.vc_hold_cycles=0";
   // A SimGrid comm follows one route; a flow spread over several in fixed shares has no comm form.
   if (driver == Driver::Fast || core::make_routing(machine)->single_route()) return std::nullopt;
   return std::string("routing ") + core::enum_name(machine.routing) +

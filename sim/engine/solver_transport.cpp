@@ -30,6 +30,105 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
       throw std::invalid_argument("network.port_fairness needs a single-route routing");
     ports_ = std::make_unique<core::PortShares>(resources.count(), fairness);
   }
+  if (const double hold = cost.machine().network.vc_hold_cycles; hold > 0) {
+    if (!resources.routing().single_route())
+      throw std::invalid_argument("network.vc_hold_cycles needs a single-route routing");
+    const core::NetworkParams& n = cost.machine().network;
+    core::VcHolding::Params p;
+    p.hold_cycles = hold;
+    // The escape channels of a virtual network, split in two by a dateline (minimal_adaptive's extra
+    // channel never applies: it is refused above).
+    const double halves = n.dateline == core::Dateline::None ? 1 : 2;
+    p.vcs_per_class = std::max(1.0, std::floor(n.virtual_channels / n.virtual_networks / halves));
+    p.packet_flits = n.packet_flits;
+    const double clock = n.router_clock > 0 ? n.router_clock : n.link_bandwidth / n.flit_bytes;
+    p.packet_bytes_per_s = (n.packet_flits - n.header_flits) * n.flit_bytes * clock;
+    p.link_bandwidth = n.link_bandwidth;
+    holding_ = std::make_unique<core::VcHolding>(resources.link_bound(), cost.machine().torus().node_count(), p);
+    for (core::LinkId l = 0; l < resources.link_bound(); ++l)
+      link_base_.push_back(resources.capacity(resources.link_resource(l)));
+    link_cap_ = link_base_;
+  }
+}
+
+namespace {
+
+// The fraction of a hop's packets on the upper half of the escape channels, as the packet driver's
+// routing puts them (core/packet/packet_routing.cpp): a ring segment from `from` to `goal` (ring of k,
+// + or - way), the hop leaving `cur`. A packet that draws a half draws each with probability 1/2.
+double upper_half(core::Dateline dateline, int k, int from, int cur, int goal, bool minus) {
+  const bool wraps = minus ? from < goal : from > goal;  // the segment crosses the wrap k-1 <-> 0
+  switch (dateline) {
+    case core::Dateline::None:
+      return 0;
+    case core::Dateline::Fixed:  // BookSim's: the whole segment on the upper half when it wraps
+      return wraps ? 1 : 0;
+    case core::Dateline::Balanced: {  // BookSim's balanced: a second dateline mid-ring
+      const int mid = (k - 1) / 2;
+      const bool crosses_mid = minus ? from > mid && goal <= mid : from <= mid && goal > mid;
+      return wraps ? 1 : crosses_mid ? 0 : 0.5;
+    }
+    case core::Dateline::Cray: {  // the wrap hop and after it upper, before a crossing lower
+      const bool wrap_hop = minus ? cur == 0 : cur == k - 1;
+      const bool crossed = minus ? cur > from : cur < from;
+      const bool crosses_ahead = minus ? cur < goal : cur > goal;
+      return wrap_hop || crossed ? 1 : crosses_ahead ? 0 : 0.5;
+    }
+  }
+  return 0.5;
+}
+
+}  // namespace
+
+void SolverTransport::hold_routes(core::EntryId e, int dst, core::FlowKind kind,
+                                  const std::vector<core::ResourceId>& path) {
+  const core::Torus torus = cost_.machine().torus();
+  const core::Coord& dims = torus.dims();
+  const core::Dateline dateline = cost_.machine().network.dateline;
+  const core::Coord to = torus.coord(resources_.node_of(dst));
+  resources_.arbitration_hops(path, hops_);
+  std::vector<core::VcHolding::Hop> hops;
+  int from[3] = {-1, -1, -1};
+  int eject_port = 6;
+  for (const auto& [r, port] : hops_) {
+    const int l = r - resources_.link_resource(0);
+    if (l < 0 || l >= resources_.link_bound()) {
+      eject_port = port;
+      continue;
+    }
+    const int node = core::Torus::link_node(l), dim = core::Torus::link_dim(l);
+    const bool minus = core::Torus::link_dir(l) == core::Direction::Minus;
+    const int cur = torus.coord(node)[static_cast<size_t>(dim)];
+    if (from[dim] < 0) from[dim] = cur;
+    const int k = dims[static_cast<size_t>(dim)], goal = to[static_cast<size_t>(dim)];
+    hops.push_back({l, port, upper_half(dateline, k, from[dim], cur, goal, minus)});
+  }
+  const bool reply =
+      kind == core::FlowKind::GetData || kind == core::FlowKind::MessageData || kind == core::FlowKind::Ack;
+  const int network = cost_.machine().network.virtual_networks >= 2 && reply ? 1 : 0;
+  holding_->set_route(e, std::move(hops), eject_port, resources_.node_of(dst), network);
+}
+
+void SolverTransport::settle_holding(double now) {
+  // (Undamped, or 2-4 rounds at 1%, the 64-PE window-1 all-to-all's per-PE median moved by up to 11%:
+  // the capacities had not settled.)
+  constexpr int kRounds = 8;
+  constexpr double kTolerance = 1e-3;
+  for (int round = 0; round < kRounds; ++round) {
+    const std::vector<double>& target = holding_->capacities(solver_);
+    bool moved = false;
+    for (const int link : holding_->changed_links()) {
+      const size_t l = static_cast<size_t>(link);
+      const double goal = std::min(link_base_[l], target[l]);
+      const double next = std::sqrt(link_cap_[l] * goal);  // damped: half way, in ratio
+      if (std::abs(next - link_cap_[l]) <= kTolerance * link_cap_[l]) continue;
+      link_cap_[l] = next;
+      solver_.set_capacity(resources_.link_resource(static_cast<core::LinkId>(l)), next);
+      moved = true;
+    }
+    if (!moved) return;
+    apply(solver_.solve(), now);
+  }
 }
 
 double SolverTransport::now() const { return sg4::Engine::get_clock(); }
@@ -71,6 +170,7 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
     e = solver_.add_flow(path, resources_.weights(), INFINITY);
   }
+  if (holding_ && solver_.multiplicity(e) == 1) hold_routes(e, dst, kind, solver_.path(e));
   // Flows to one node are one stream where they cross a crowded link (FlowSolver::set_crowding).
   if (crowded_) solver_.set_crowd_key(e, resources_.node_of(dst));
   join(e, bytes, kind != core::FlowKind::GetRequest, std::move(then));
@@ -158,6 +258,7 @@ void SolverTransport::solve(double now) {
   const bool exact = !(settle_time_ > 0) || reconcile_due_ || settle_due_;
   reconcile_due_ = false;
   apply(exact ? solver_.solve() : solver_.solve_local(), now);
+  if (holding_) settle_holding(now);
   if (solver_.deferred() && !reconcile_scheduled_) {
     // What the local solve left for later is solved exactly at most settle_time_ after it.
     reconcile_scheduled_ = true;

@@ -17,6 +17,10 @@
 // its share (core/flow/port_shares.hpp); when a flow's start or end changes how many input ports feed
 // a link, the live entries crossing it are given their new shares (FlowSolver::set_share), re-solved
 // with the rest at that instant.
+// VC holding time (network.vc_hold_cycles > 0, single-route routings): after each solve, each torus
+// link's capacity is set from its virtual channels' holding times at the rates just solved
+// (core/flow/vc_holding.hpp), half way in ratio from the last, and the machine solved again, until no
+// capacity moves by more than 0.1% or 8 rounds; the holding times are warm-started from the last instant.
 // Settle time (network.settle_time, multipath routings only): a solve re-solves at once just the
 // flows sharing a resource with the changed ones (FlowSolver::solve_local, feasible everywhere) and
 // the exact max-min allocation of the whole machine at most settle_time later, and before every
@@ -30,6 +34,7 @@
 #include "sim/core/flow/adaptive_splits.hpp"
 #include "sim/core/flow/flow_solver.hpp"
 #include "sim/core/flow/port_shares.hpp"
+#include "sim/core/flow/vc_holding.hpp"
 #include "sim/core/run/cost_model.hpp"
 #include "sim/core/run/network_resources.hpp"
 #include "sim/core/run/transport.hpp"
@@ -128,6 +133,15 @@ class SolverTransport : public core::Transport {
   std::vector<uint64_t> reshare_stamp_;         // by entry id: == reshare_epoch_: looked at
   uint64_t reshare_epoch_ = 0;
   PortStats port_stats_;
+  // network.vc_hold_cycles > 0: link capacities from the VC holding times (core/flow/vc_holding.hpp),
+  // re-set and re-solved a few damped rounds each instant.
+  std::unique_ptr<core::VcHolding> holding_;
+  std::vector<double> link_base_;  // by link id: the link's own capacity
+  std::vector<double> link_cap_;   // by link id: the capacity given the solver now
+  // Entry e's route as VcHolding sees it: its links' dateline halves and input ports (a new entry).
+  void hold_routes(core::EntryId e, int dst, core::FlowKind kind, const std::vector<core::ResourceId>& path);
+  // Rounds of: link capacities from the holding times at the current rates (damped), solve.
+  void settle_holding(double now);
   bool in_timer_ = false;
   bool dirty_ = false;
   simgrid::kernel::timer::Timer* timer_ = nullptr;

@@ -623,6 +623,23 @@ bool FlowSolver::satisfied(EntryId e, const std::vector<double>& rates) {
 
 const std::vector<EntryId>& FlowSolver::solve() { return solve_rounds(false); }
 
+void FlowSolver::set_capacity(ResourceId r, double capacity) {
+  if (r < 0 || r >= resource_count()) throw std::out_of_range("FlowSolver: no resource " + std::to_string(r));
+  if (!(capacity > 0) || !std::isfinite(capacity))
+    throw std::invalid_argument("FlowSolver: a capacity must be > 0 and finite (got " + std::to_string(capacity) + ")");
+  const size_t i = static_cast<size_t>(r);
+  base_capacity_[i] = capacity;
+  if (crowding_[i] > 0)
+    apply_crowding(r);
+  else
+    capacity_[i] = capacity;
+  Scratch& s = scratch_[i];
+  if (!s.dirty) {  // its users are re-solved on the new capacity
+    s.dirty = true;
+    dirty_resources_.push_back(r);
+  }
+}
+
 const std::vector<EntryId>& FlowSolver::solve_local() { return solve_rounds(true); }
 
 const std::vector<EntryId>& FlowSolver::solve_rounds(bool local) {

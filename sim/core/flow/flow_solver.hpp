@@ -74,6 +74,9 @@ class FlowSolver {
   // allocation stays the exact max-min one on the capacities of the moment. loss >= 0 and finite; 0
   // (the default): a fixed capacity.
   void set_crowding(ResourceId r, double loss);
+  // r's capacity is `capacity` from now on (> 0 and finite; before crowding): its users are re-solved at
+  // the next solve. For capacities that follow the load (core/flow/vc_holding.hpp).
+  void set_capacity(ResourceId r, double capacity);
   // Entry e's crowd key (>= 0; a small id, as a node's: keys index a table). Kept until e is freed.
   void set_crowd_key(EntryId e, int key);
 

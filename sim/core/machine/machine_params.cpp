@@ -86,6 +86,12 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
        "flow's links and ejection of (1 / input ports feeding there)^port_fairness; 1: round-robin between "
        "ports, as the packet driver's switch allocation; 0: max-min between flows",
        FitRange{0.5, 0, 1}, T3SIM_FIELD(NetworkParams, port_fairness)},
+      {"vc_hold_cycles", Quantity::Ratio, std::string("0"), 0, false, 1000,
+       "fast driver, single-route routings: router cycles a virtual channel holds a packet at zero load (its "
+       "flits, the credit's round trip, the allocation pipeline); each class of a link (virtual network, "
+       "dateline half) then passes one packet per holding time, which grows by the wait for the next channel "
+       "of the route (docs/model.md, VC holding time); 0: off",
+       FitRange{16, 10, 40}, T3SIM_FIELD(NetworkParams, vc_hold_cycles)},
       {"flit_bytes", Quantity::Size, std::string("8B"), 1, false, 4096,
        "packet driver: bytes one link moves per router cycle in one direction (a flit)", std::nullopt,
        T3SIM_FIELD(NetworkParams, flit_bytes)},

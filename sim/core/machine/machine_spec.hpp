@@ -86,6 +86,11 @@ struct NetworkParams {
   // is the product over its path's links and ejection of (1 / feeding input ports)^port_fairness
   // (core/flow/port_shares.hpp). 1: round-robin between ports, the packet driver's switch; 0: max-min.
   double port_fairness = 0;
+  // The flow model only (fast driver, single-route routings): router cycles one virtual channel holds a
+  // packet at zero load (its flits, the credit's round trip, the allocation pipeline); > 0 turns on the
+  // holding-time form (core/flow/vc_holding.hpp): each class of a link passes one packet per holding
+  // time, which grows with the wait for the next channel of the route. 0: off.
+  double vc_hold_cycles = 0;
   // The packet driver only (sim/core/packet): flits, packets, virtual channels, router pipeline.
   double flit_bytes = 8;        // bytes a link moves per router cycle per direction
   double router_clock = 0;      // Hz of the router cycle; 0: link_bandwidth / flit_bytes
