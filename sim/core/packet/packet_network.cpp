@@ -54,9 +54,14 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   for (Router& r : routers_) std::fill(std::begin(r.free), std::end(r.free), v == 64 ? ~uint64_t{0} : bit(v) - 1);
   sources_.resize(static_cast<size_t>(n));
   source_wait_.assign(static_cast<size_t>(n), 0);
-  for (Source& s : sources_) {
-    s.credits.assign(static_cast<size_t>(v), config.vc_buffer_flits);
-    s.busy.assign(static_cast<size_t>(v), 0);
+  for (Source& s : sources_) s.credits.assign(static_cast<size_t>(v), config.vc_buffer_flits);
+  full_payload_ = static_cast<double>(config.payload_bytes());
+  const int per_network = config.escape_vcs() / config.virtual_networks;
+  for (int network = 0; network < config.virtual_networks; ++network) {
+    for (int c = 0; c < v; ++c)
+      if (config.virtual_networks == 1 || (c >= network * per_network && c < (network + 1) * per_network) ||
+          (config.adaptive && c == config.adaptive_vc()))
+        terminal_vcs_[network] |= bit(c);
   }
   ejected_.resize(static_cast<size_t>(n));
   const int longest =
@@ -380,14 +385,13 @@ int PacketNetwork::next_message(const Lane& lane, double& ready, bool& first_tri
 }
 
 int PacketNetwork::terminal_vc(const Source& s, int network, int need) const {
-  const int vcs = config_.vcs;
-  const int per_network = config_.escape_vcs() / config_.virtual_networks;
-  for (int tried = 0, c = s.vc_turn; tried < vcs; ++tried, c = c + 1 == vcs ? 0 : c + 1) {
-    const bool allowed = config_.virtual_networks == 1 ||
-                         (c >= network * per_network && c < (network + 1) * per_network) ||
-                         (config_.adaptive && c == config_.adaptive_vc());
-    if (allowed && !s.busy[static_cast<size_t>(c)] && s.credits[static_cast<size_t>(c)] >= need) return c;
-  }
+  // Its network's VCs not busy, from the pointer on, then those before it.
+  const uint64_t idle = terminal_vcs_[network] & ~s.busy;
+  const uint64_t before = bit(s.vc_turn) - 1;
+  for (uint64_t m = idle & ~before; m != 0; m &= m - 1)
+    if (s.credits[static_cast<size_t>(__builtin_ctzll(m))] >= need) return __builtin_ctzll(m);
+  for (uint64_t m = idle & before; m != 0; m &= m - 1)
+    if (s.credits[static_cast<size_t>(__builtin_ctzll(m))] >= need) return __builtin_ctzll(m);
   return -1;
 }
 
@@ -411,7 +415,7 @@ void PacketNetwork::inject(int node) {
     double chosen_ready = 0;     // its payload's issue time (paced_ready)
     uint64_t earliest = kNever;  // when none may: the first cycle one may
     for (int k = 0; k < networks && vc < 0; ++k) {
-      network = (s.lane_turn + k) % networks;
+      network = s.lane_turn + k < networks ? s.lane_turn + k : s.lane_turn + k - networks;
       Lane& lane = s.lanes[network];
       if (lane.stalled || lane.waiting == 0) continue;
       bool first_tried = false;
@@ -419,7 +423,7 @@ void PacketNetwork::inject(int node) {
       if (at < 0) continue;
       const Message& m = messages_[at];
       payload = std::min(m.bytes_left, static_cast<double>(config_.payload_bytes()));
-      flits = config_.flits_for(payload);
+      flits = flits_for(payload);
       vc = terminal_vc(s, network, config_.switching == Switching::CutThrough ? flits : 1);
       if (vc >= 0) {
         chosen = at;
@@ -436,9 +440,9 @@ void PacketNetwork::inject(int node) {
       return;
     }
     Lane& lane = s.lanes[network];
-    s.lane_turn = (network + 1) % networks;
+    s.lane_turn = network + 1 == networks ? 0 : network + 1;
     Message& m = messages_[chosen];
-    s.vc_turn = (vc + 1) % vcs;
+    s.vc_turn = vc + 1 == vcs ? 0 : vc + 1;
     const int id = packets_.take();
     const int message = chosen;
     Packet& made = packets_[id];
@@ -472,7 +476,7 @@ void PacketNetwork::inject(int node) {
       s.free_at = now_ + static_cast<uint64_t>(flits);
       return;
     }
-    s.busy[static_cast<size_t>(vc)] = 1;
+    s.busy |= bit(vc);
   }
   int& credits = s.credits[static_cast<size_t>(s.vc)];
   if (credits == 0) {
@@ -486,7 +490,7 @@ void PacketNetwork::inject(int node) {
   ++stats_.flits_injected;
   last_move_ = now_;
   if (++s.sent == p.flits) {
-    s.busy[static_cast<size_t>(s.vc)] = 0;
+    s.busy &= ~bit(s.vc);
     s.packet = -1;
   }
 }

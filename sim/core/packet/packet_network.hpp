@@ -175,7 +175,7 @@ class PacketNetwork {
     int vc = -1;
     int vc_turn = 0;
     std::vector<int> credits;  // per VC of the router's terminal input
-    std::vector<char> busy;    // per VC: a packet is being injected on it
+    uint64_t busy = 0;         // bit vc: a packet is being injected on it
     bool listed = false;       // in active_sources_
     bool used = false;         // it has been given a message
     uint64_t free_at = 0;      // whole-packet events: the cycle its packet's last flit has left
@@ -268,10 +268,17 @@ class PacketNetwork {
   // A VC of the router's terminal input that virtual network `network` may take, with `need` credits,
   // round-robin from the source's pointer (-1: none): its network's escape VCs and the adaptive VC.
   int terminal_vc(const Source& s, int network, int need) const;
+  // The flits of a packet carrying `payload` bytes (PacketConfig::flits_for; a full packet's, the common
+  // case, without its division and rounding).
+  int flits_for(double payload) const {
+    return payload == full_payload_ ? config_.packet_flits : config_.flits_for(payload);
+  }
   [[noreturn]] void deadlock() const;
   std::string vc_name(int global_input_vc) const;
 
   PacketConfig config_;
+  double full_payload_ = 0;        // a full packet's payload bytes
+  uint64_t terminal_vcs_[2] = {};  // by virtual network: the VCs of a terminal input it may take (bit vc)
   PacketRouting routing_;
   std::mt19937_64 coin_;
   uint64_t now_ = 0;

@@ -52,8 +52,7 @@ PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
     }
 }
 
-void PacketRouting::start(int src, PacketRoute& p, std::mt19937_64& coin) const {
-  if (config_.dateline != Dateline::Cray && config_.dateline != Dateline::None) return;  // BookSim's: at each turn
+void PacketRouting::cray_start(int src, PacketRoute& p, std::mt19937_64& coin) const {
   // The direction of each ring, fixed for the whole route (the T3E's three header bits): direction
   // order and the dateline both rest on a packet never turning back along a ring.
   p.minus = 0;

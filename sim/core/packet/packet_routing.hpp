@@ -40,8 +40,11 @@ struct PacketHop {   // (16 bytes: returned in registers)
 class PacketRouting {
  public:
   explicit PacketRouting(const PacketConfig& config);
-  // A new packet from node src: its directions and halves (cray dateline; draws from `coin`).
-  void start(int src, PacketRoute& p, std::mt19937_64& coin) const;
+  // A new packet from node src: its directions and halves (cray dateline; draws from `coin`). BookSim's
+  // datelines choose at each turn instead.
+  void start(int src, PacketRoute& p, std::mt19937_64& coin) const {
+    if (!booksim_) cray_start(src, p, coin);
+  }
   // The next hop at router `node` of a packet that came in on `in_port`.
   PacketHop next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const {
     if (!booksim_) return cray_next(node, p);
@@ -67,6 +70,7 @@ class PacketRouting {
   int coord(int node, int dim) const { return coords_[static_cast<size_t>(node * 3 + dim)]; }
   // BookSim's rules: the hop onto ring `dim` from coordinate cur towards to (its direction and half).
   PacketHop booksim_turn(int dim, int cur, int to, PacketRoute& p, std::mt19937_64& coin) const;
+  void cray_start(int src, PacketRoute& p, std::mt19937_64& coin) const;
   PacketHop cray_next(int node, PacketRoute& p) const;
   // The escape VCs of the packet's network and dateline half.
   uint64_t escape_vcs(const PacketRoute& p, int half) const { return escape_vcs_[p.network * 2 + half]; }
