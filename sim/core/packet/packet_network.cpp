@@ -138,12 +138,12 @@ void PacketNetwork::skip_to(uint64_t cycle) {
   if (cycle > now_) now_ = cycle, last_move_ = cycle;
 }
 
-void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port, int vc, Flit flit) {
+void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit) {
   // Filled in place: a temporary copied in whole after byte-wide stores stalls the copy.
   Event& e = wheel_[cycle & wheel_mask_].emplace_back();
   e.kind = kind;
   e.port = static_cast<uint8_t>(port);
-  e.vc = static_cast<uint8_t>(vc);
+  e.local = static_cast<uint16_t>(local);
   e.node = node;
   e.flit = flit;
 }
@@ -284,7 +284,7 @@ void PacketNetwork::step() {
 inline void PacketNetwork::arrive_flit(const Event& e) {
   const int node = e.node;
   Router& r = router(node);
-  const int local = e.port * config_.vcs + e.vc;
+  const int local = e.local;
   const int target = node * vcs_per_router_ + local;
   InputVc& in = inputs_[static_cast<size_t>(target)];
   const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
@@ -307,12 +307,14 @@ inline void PacketNetwork::arrive_flit(const Event& e) {
 inline void PacketNetwork::arrive_credit(const Event& e) {
   const int node = e.node;
   Router& r = router(node);
-  OutputVc& out = outputs_[static_cast<size_t>(input_index(node, e.port, e.vc))];
+  const int local = e.local;
+  OutputVc& out = outputs_[static_cast<size_t>(node * vcs_per_router_ + local)];
+  const uint64_t waiting = fine_waits_ ? bit(local) : bit(e.port);  // (wait_bit)
   out.credits += e.flit.flits;
   if (out.owner < 0) {
-    r.changed |= wait_bit(e.port, e.vc);
+    r.changed |= waiting;
     // Room in a free VC for a whole packet: a cut-through packet, or an adaptive choice, may fit now.
-    if (out.credits >= r.vc_wake && (r.vc_waits & wait_bit(e.port, e.vc))) r.vc_blocked = false;
+    if (out.credits >= r.vc_wake && (r.vc_waits & waiting)) r.vc_blocked = false;
   } else if (out.credits == e.flit.flits) {  // it had none
     update_asking(node, out.owner);
   }
@@ -329,7 +331,7 @@ void PacketNetwork::arrive(const Event& e) {
       break;
     case EventKind::SourceCredit:
       source_wait_[static_cast<size_t>(e.node)] = 0;
-      sources_[static_cast<size_t>(e.node)].credits[e.vc] += e.flit.flits;
+      sources_[static_cast<size_t>(e.node)].credits[e.local] += e.flit.flits;
       for (Lane& lane : sources_[static_cast<size_t>(e.node)].lanes) lane.stalled = false;
       break;
     case EventKind::Eject: {
@@ -347,7 +349,7 @@ void PacketNetwork::arrive(const Event& e) {
       break;
     }
     case EventKind::Release:
-      release(e.node, e.port, e.vc);
+      release(e.node, e.port, e.local - e.port * config_.vcs);
       break;
   }
 }
@@ -469,8 +471,8 @@ void PacketNetwork::inject(int node) {
     s.vc = vc;
     if (config_.whole_packet_events) {  // all its flits, one a cycle from now (cut-through: they fit)
       s.credits[static_cast<size_t>(vc)] -= flits;
-      schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort, vc,
-               Flit{id, true, true, static_cast<uint16_t>(flits)});
+      schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort,
+               kTerminalPort * vcs + vc, Flit{id, true, true, static_cast<uint16_t>(flits)});
       stats_.flits_injected += static_cast<uint64_t>(flits);
       last_move_ = now_;
       s.free_at = now_ + static_cast<uint64_t>(flits);
@@ -486,7 +488,8 @@ void PacketNetwork::inject(int node) {
   --credits;
   const Packet& p = packets_[s.packet];
   Flit f{s.packet, s.sent == 0, s.sent + 1 == p.flits, 1};
-  schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort, s.vc, f);
+  schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort,
+           kTerminalPort * vcs + s.vc, f);
   ++stats_.flits_injected;
   last_move_ = now_;
   if (++s.sent == p.flits) {
@@ -982,7 +985,7 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
   if (in_port == kTerminalPort)
     schedule(now_ + source_credit_delay_, EventKind::SourceCredit, node, 0, in_vc);
   else
-    schedule(now_ + credit_delay_, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_vc);
+    schedule(now_ + credit_delay_, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_local);
   const int out_vc = in.out_vc;
   const int out_local = out_port * vcs + out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
@@ -1023,7 +1026,7 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
     return;
   }
   ++stats_.flit_hops;
-  schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_vc, f);
+  schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_local, f);
 }
 
 void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) {
@@ -1046,20 +1049,20 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   if (in_port == kTerminalPort)
     schedule(tail + source_credit_delay_, EventKind::SourceCredit, node, 0, in_vc, credits);
   else
-    schedule(tail + credit_delay_, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_vc, credits);
+    schedule(tail + credit_delay_, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_local, credits);
   const int out_vc = in.out_vc;
   if (out_port != kTerminalPort) outputs_[static_cast<size_t>(base + out_port * vcs + out_vc)].credits -= f.flits;
   in.state = VcState::Draining;
   set_asking(node, in_port, in_vc, false);
   in_free_[static_cast<size_t>(node * kRouterPorts + in_port)] = tail + 1;
   out_free_[static_cast<size_t>(node * kRouterPorts + out_port)] = tail + 1;
-  schedule(tail + 1, EventKind::Release, node, in_port, in_vc);
+  schedule(tail + 1, EventKind::Release, node, in_port, in_local);
   if (out_port == kTerminalPort) {
     schedule(tail + eject_delay_, EventKind::Eject, node, 0, 0, f);
     return;
   }
   stats_.flit_hops += f.flits;
-  schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_vc, f);
+  schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_port * vcs + out_vc, f);
 }
 
 void PacketNetwork::release(int node, int in_port, int in_vc) {

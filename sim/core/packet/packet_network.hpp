@@ -189,7 +189,7 @@ class PacketNetwork {
   struct Event {
     EventKind kind;
     uint8_t port;
-    uint8_t vc;
+    uint16_t local;  // the VC's router-local index (port x vcs + vc); SourceCredit: the VC
     int node;
     Flit flit;
   };
@@ -199,7 +199,7 @@ class PacketNetwork {
   uint64_t& vc_word(std::vector<uint64_t>& set, int node, int local) {
     return set[static_cast<size_t>(node * vc_words_ + (local >> 6))];
   }
-  void schedule(uint64_t cycle, EventKind kind, int node, int port, int vc, Flit flit = Flit{-1, false, false, 1});
+  void schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit = Flit{-1, false, false, 1});
   void arrive(const Event& e);
   // A Flit event, a Credit event: nearly every event, so kept in step()'s loop (not arrive()'s switch).
   [[gnu::always_inline]] inline void arrive_flit(const Event& e);

@@ -50,6 +50,13 @@ PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
       neighbors_[static_cast<size_t>(node * kTorusPorts + 2 * dim)] = node + ((c + 1) % k - c) * stride;
       neighbors_[static_cast<size_t>(node * kTorusPorts + 2 * dim + 1)] = node + ((c + k - 1) % k - c) * stride;
     }
+  if (booksim_)
+    for (int dim = 0; dim < 3; ++dim) {
+      const int k = config.dims[dim];
+      turns_[dim].resize(static_cast<size_t>(k * k));
+      for (int cur = 0; cur < k; ++cur)
+        for (int to = 0; to < k; ++to) turns_[dim][static_cast<size_t>(cur * k + to)] = booksim_turn_code(dim, cur, to);
+    }
 }
 
 void PacketRouting::cray_start(int src, PacketRoute& p, std::mt19937_64& coin) const {
@@ -110,28 +117,30 @@ PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
   return hop;
 }
 
-PacketHop PacketRouting::booksim_turn(int dim, int cur, int to, PacketRoute& p, std::mt19937_64& coin) const {
+uint8_t PacketRouting::booksim_turn_code(int dim, int cur, int to) const {
   const int k = config_.dims[dim];
-  int dir;  // 0: +, 1: -
+  unsigned dir;  // 0: +, 1: -
   const int plus = ring_distance(to, cur, k);
   const int minus = k - plus;
   if (plus != minus)
     dir = plus < minus ? 0 : 1;
   else
-    dir = config_.tie_rule == TieRule::Plus ? 0 : config_.tie_rule == TieRule::Minus ? 1 : static_cast<int>(coin() & 1);
-  // The half of the virtual channels on this ring: the wrap k-1 -> 0 is the dateline.
-  const bool wraps = dir == 0 ? cur > to : cur < to;
-  if (config_.dateline == Dateline::Fixed) {
-    p.half = wraps ? 1 : 0;
-  } else {
-    const int mid = (k - 1) / 2;  // a second dateline between mid and mid + 1
-    const bool crosses_mid = dir == 0 ? cur <= mid && to > mid : cur > mid && to <= mid;
-    p.half = wraps ? 1 : crosses_mid ? 0 : static_cast<int8_t>(coin() & 1);
+    dir = config_.tie_rule == TieRule::Plus ? 0 : config_.tie_rule == TieRule::Minus ? 1 : kDraw;
+  unsigned code = dir;
+  for (unsigned d = 0; d < 2; ++d) {
+    // The half of the virtual channels on this ring going d: the wrap k-1 -> 0 is the dateline.
+    const bool wraps = d == 0 ? cur > to : cur < to;
+    unsigned half;
+    if (config_.dateline == Dateline::Fixed) {
+      half = wraps ? 1 : 0;
+    } else {
+      const int mid = (k - 1) / 2;  // a second dateline between mid and mid + 1
+      const bool crosses_mid = d == 0 ? cur <= mid && to > mid : cur > mid && to <= mid;
+      half = wraps ? 1 : crosses_mid ? 0 : kDraw;
+    }
+    code |= half << (2 + 2 * d);
   }
-  PacketHop hop;
-  hop.out_port = static_cast<uint8_t>(2 * dim + dir);
-  hop.vcs = escape_vcs(p, p.half);
-  return hop;
+  return static_cast<uint8_t>(code);
 }
 
 }  // namespace t3sim::core

@@ -68,8 +68,25 @@ class PacketRouting {
 
  private:
   int coord(int node, int dim) const { return coords_[static_cast<size_t>(node * 3 + dim)]; }
-  // BookSim's rules: the hop onto ring `dim` from coordinate cur towards to (its direction and half).
-  PacketHop booksim_turn(int dim, int cur, int to, PacketRoute& p, std::mt19937_64& coin) const;
+  // BookSim's rules: the hop onto ring `dim` from coordinate cur towards to (its direction and half),
+  // from turns_ (drawing from `coin` where the rule flips one, in the rule's order: direction, then half).
+  PacketHop booksim_turn(int dim, int cur, int to, PacketRoute& p, std::mt19937_64& coin) const {
+    const unsigned turn = turns_[dim][static_cast<size_t>(cur * config_.dims[dim] + to)];
+    unsigned dir = turn & 3;
+    if (dir == kDraw) dir = static_cast<unsigned>(coin() & 1);
+    unsigned half = (turn >> (2 + 2 * dir)) & 3;
+    if (half == kDraw) half = static_cast<unsigned>(coin() & 1);
+    p.half = static_cast<int8_t>(half);
+    PacketHop hop;
+    hop.out_port = static_cast<uint8_t>(2 * dim + static_cast<int>(dir));
+    hop.vcs = escape_vcs(p, static_cast<int>(half));
+    return hop;
+  }
+  // BookSim's rules worked out once per ring, coordinate and destination coordinate (what booksim_turn
+  // reads): bits 0-1 the direction (0 +, 1 -, kDraw a coin flip), bits 2-3 the half going +, bits 4-5
+  // going - (0, 1, kDraw).
+  static constexpr unsigned kDraw = 2;
+  uint8_t booksim_turn_code(int dim, int cur, int to) const;
   void cray_start(int src, PacketRoute& p, std::mt19937_64& coin) const;
   PacketHop cray_next(int node, PacketRoute& p) const;
   // The escape VCs of the packet's network and dateline half.
@@ -81,6 +98,7 @@ class PacketRouting {
   std::vector<int> neighbors_;     // by node x 6 + port
   std::vector<int> coords_;        // by node x 3 + dimension (a table: routing a hop divides nothing)
   std::vector<uint64_t> ordered_;  // by node: its coordinates in dimension_order, 16 bits each from the lowest
+  std::vector<uint8_t> turns_[3];  // BookSim's datelines: by dimension, cur x k + to (booksim_turn_code)
 };
 
 }  // namespace t3sim::core
