@@ -250,6 +250,7 @@ void PacketNetwork::step() {
 
   // A router that did nothing this cycle (every flit waits for a credit or a channel another holds)
   // sleeps: nothing changes for it until a flit or a credit reaches it, which wakes it.
+  const bool held = config_.hold_switch || config_.whole_packet_events;
   size_t kept = 0;
   for (size_t i = 0; i < active_routers_.size(); ++i) {
     const int node = active_routers_[i];
@@ -257,7 +258,12 @@ void PacketNetwork::step() {
     acted_ = false;
     // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
     if (r.unallocated != 0 && !r.vc_blocked) vc_stage(node);
-    if (r.asking_ports != 0) switch_stage(node);
+    if (r.asking_ports != 0) {
+      if (held)
+        switch_stage<true>(node);
+      else
+        switch_stage<false>(node);
+    }
     if (asking_later_ports_ != 0) {  // the VCs granted an output VC this cycle ask for the switch from the next
       for (unsigned ports = asking_later_ports_; ports != 0; ports &= ports - 1) {
         const int port = __builtin_ctz(ports);
@@ -508,6 +514,7 @@ inline void PacketNetwork::route_stage(int node) {
   uint64_t* routed_words = &routed_[static_cast<size_t>(node * vc_words_)];
   const uint8_t* port_of = local_port_.data();
   const bool adaptive = config_.adaptive;
+  const bool simple = config_.switching != Switching::CutThrough;  // (and, per VC, no adaptive choice)
   int routed = 0;
   // In ascending VC order (port by port), as the routing's coin flips depend on it.
   for (int w = 0; w < vc_words_; ++w) {
@@ -536,9 +543,13 @@ inline void PacketNetwork::route_stage(int node) {
         // the new head could not be granted a VC then, the router stays blocked, now waiting for it too.
         int my_wake = std::numeric_limits<int>::max();
         uint64_t mine = 0;
-        if (open_vcs(node, in, my_wake, mine) != 0) {
+        // (Wormhole on its escape VCs, the common case: open_vcs without its credits and choice.)
+        const bool open =
+            simple && !in.productive ? (r.free[in.out_port] & in.vc_mask) != 0 : open_vcs(node, in, my_wake, mine) != 0;
+        if (open) {
           r.vc_blocked = false;
         } else {
+          if (simple && !in.productive) mine = waits_of(in);
           set_closed(node, i, mine, my_wake);
           r.vc_waits |= mine;
           r.vc_wake = std::min(r.vc_wake, my_wake);
@@ -891,6 +902,7 @@ void PacketNetwork::block_vc_allocation(int node, int wake, uint64_t waits) {
   r.vc_waits = waits;
 }
 
+template <bool kHeld>
 inline void PacketNetwork::switch_stage(int node) {
   const int vcs = config_.vcs;
   const int pbase = node * kRouterPorts;
@@ -905,7 +917,7 @@ inline void PacketNetwork::switch_stage(int node) {
   uint8_t requests[kRouterPorts] = {};
   uint8_t request_vc[kRouterPorts][kRouterPorts];
   unsigned requested = 0;  // the output ports asked for
-  const bool hold = config_.hold_switch, whole = config_.whole_packet_events;
+  const bool hold = kHeld && config_.hold_switch, whole = kHeld && config_.whole_packet_events;
   for (unsigned ports = r.asking_ports; ports != 0; ports &= ports - 1) {
     const int port = __builtin_ctz(ports);
     uint64_t mask = asking[port];
@@ -961,7 +973,7 @@ inline void PacketNetwork::switch_stage(int node) {
     if (whole) {
       send_packet(node, port, vc, o);
     } else {
-      send(node, port, vc, o);
+      send<kHeld>(node, port, vc, o);
       ++sent;
     }
   }
@@ -969,6 +981,7 @@ inline void PacketNetwork::switch_stage(int node) {
   buffered_total_ -= sent;
 }
 
+template <bool kHeld>
 inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
@@ -990,7 +1003,7 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
   const int out_local = out_port * vcs + out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
   if (out_port != kTerminalPort) --out.credits;  // (a node always sinks: its ejection VCs never run short)
-  if (config_.hold_switch) {                     // a head takes both ports until its tail has crossed
+  if (kHeld && config_.hold_switch) {            // a head takes both ports until its tail has crossed
     if (f.tail)
       in_hold_[in_at] = out_hold_[out_at] = -1;
     else if (f.head)

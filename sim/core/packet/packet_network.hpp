@@ -246,9 +246,13 @@ class PacketNetwork {
   uint64_t wait_bit(int port, int vc) const { return uint64_t{1} << (fine_waits_ ? port * config_.vcs + vc : port); }
   // Adaptive routing: points `in` at this cycle's request, the best adaptive VC or its escape VCs.
   void choose_adaptive(int node, InputVc& in, int flits) const;
+  // kHeld: the router may hold its switch ports (hold_switch or whole_packet_events); without, the stage
+  // and send() are compiled with none of the holding's tests.
+  template <bool kHeld>
   [[gnu::always_inline]] inline void switch_stage(int node);
   // Moves the head flit of input VC (in_port, in_vc) across the switch to out_port (switch_stage counts
   // the flits that leave the router and marks it acted).
+  template <bool kHeld>
   [[gnu::always_inline]] inline void send(int node, int in_port, int in_vc, int out_port);
   // Whole-packet events: the packet at the head of input VC (in_port, in_vc) crosses to out_port, its
   // flits one a cycle from now on; the ports are held until they have (a Release event).
