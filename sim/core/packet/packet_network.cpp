@@ -251,13 +251,19 @@ void PacketNetwork::step() {
   // A router that did nothing this cycle (every flit waits for a credit or a channel another holds)
   // sleeps: nothing changes for it until a flit or a credit reaches it, which wakes it.
   const bool held = config_.hold_switch || config_.whole_packet_events;
+  const bool escape_wormhole = config_.switching != Switching::CutThrough && !config_.adaptive;
   size_t kept = 0;
   for (size_t i = 0; i < active_routers_.size(); ++i) {
     const int node = active_routers_[i];
     Router& r = router(node);
     acted_ = false;
     // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
-    if (r.unallocated != 0 && !r.vc_blocked) vc_stage(node);
+    if (r.unallocated != 0 && !r.vc_blocked) {
+      if (escape_wormhole)
+        vc_stage<true>(node);
+      else
+        vc_stage<false>(node);
+    }
     if (r.asking_ports != 0) {
       if (held)
         switch_stage<true>(node);
@@ -273,7 +279,12 @@ void PacketNetwork::step() {
       r.asking_ports |= static_cast<uint8_t>(asking_later_ports_);
       asking_later_ports_ = 0;
     }
-    if (r.unrouted != 0) route_stage(node);
+    if (r.unrouted != 0) {
+      if (escape_wormhole)
+        route_stage<true>(node);
+      else
+        route_stage<false>(node);
+    }
     if (acted_ && r.buffered > 0)
       active_routers_[kept++] = node;
     else
@@ -504,6 +515,7 @@ void PacketNetwork::inject(int node) {
   }
 }
 
+template <bool kEscapeWormhole>
 inline void PacketNetwork::route_stage(int node) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
@@ -513,7 +525,7 @@ inline void PacketNetwork::route_stage(int node) {
   uint64_t* idle_words = &idle_[static_cast<size_t>(node * vc_words_)];
   uint64_t* routed_words = &routed_[static_cast<size_t>(node * vc_words_)];
   const uint8_t* port_of = local_port_.data();
-  const bool adaptive = config_.adaptive;
+  const bool adaptive = !kEscapeWormhole && config_.adaptive;
   const bool simple = config_.switching != Switching::CutThrough;  // (and, per VC, no adaptive choice)
   int routed = 0;
   // In ascending VC order (port by port), as the routing's coin flips depend on it.
@@ -544,12 +556,12 @@ inline void PacketNetwork::route_stage(int node) {
         int my_wake = std::numeric_limits<int>::max();
         uint64_t mine = 0;
         // (Wormhole on its escape VCs, the common case: open_vcs without its credits and choice.)
-        const bool open =
-            simple && !in.productive ? (r.free[in.out_port] & in.vc_mask) != 0 : open_vcs(node, in, my_wake, mine) != 0;
+        const bool open = kEscapeWormhole || (simple && !in.productive) ? (r.free[in.out_port] & in.vc_mask) != 0
+                                                                        : open_vcs(node, in, my_wake, mine) != 0;
         if (open) {
           r.vc_blocked = false;
         } else {
-          if (simple && !in.productive) mine = waits_of(in);
+          if (kEscapeWormhole || (simple && !in.productive)) mine = waits_of(in);
           set_closed(node, i, mine, my_wake);
           r.vc_waits |= mine;
           r.vc_wake = std::min(r.vc_wake, my_wake);
@@ -624,6 +636,7 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
   return open;
 }
 
+template <bool kEscapeWormhole>
 inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
@@ -645,7 +658,8 @@ inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_
     const int i = __builtin_ctzll(m);
     InputVc& in = inputs[i];
     uint64_t open;
-    if (simple && !in.productive) {  // wormhole, escape VCs only: open_vcs without its credits and choice
+    if (kEscapeWormhole ||
+        (simple && !in.productive)) {  // wormhole, escape VCs only: open_vcs without its credits and choice
       open = free_ports[in.out_port] & in.vc_mask;
       if (open == 0) {
         close_vc(node, i, waits_of(in), std::numeric_limits<int>::max());
@@ -741,6 +755,7 @@ int PacketNetwork::vc_requests_scanned(int node, int* requesters, uint64_t* open
   return count;
 }
 
+template <bool kEscapeWormhole>
 inline void PacketNetwork::vc_stage(int node) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
@@ -757,7 +772,7 @@ inline void PacketNetwork::vc_stage(int node) {
   uint64_t waits = 0;
   int count = 0;
   if (indexed_) {
-    count = vc_requests_indexed(node, requesters, opens, out_ports);
+    count = vc_requests_indexed<kEscapeWormhole>(node, requesters, opens, out_ports);
     wake = r.closed_wake;
     waits = r.waited;
   } else {

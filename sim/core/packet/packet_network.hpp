@@ -208,7 +208,11 @@ class PacketNetwork {
   // The stages of a router's visit; step() calls each only when it has something to do. (These, and the
   // functions run once a flit or a request, are always inlined: as calls, their entries, exits and the
   // values they pass through memory cost about 3% of a saturated run's instructions.)
+  // kEscapeWormhole: wormhole without the adaptive VC (BookSim's routers), where a routed VC asks for its
+  // escape VCs whatever their credits; compiled apart, with none of the other modes' tests.
+  template <bool kEscapeWormhole>
   [[gnu::always_inline]] inline void route_stage(int node);
+  template <bool kEscapeWormhole>
   [[gnu::always_inline]] inline void vc_stage(int node);
   // VC allocation's requests: the routed input VCs that could be granted an output VC now (local
   // indices, ascending, with the output VCs of its port each could be granted, and that port). Every
@@ -216,6 +220,7 @@ class PacketNetwork {
   // allocation.
   // Indexed (a router of at most 64 VCs): only the routed VCs not closed, or closed on an output VC that
   // changed, are looked at. Scanned: every routed VC's closed_ entry is; it adds the closed VCs' waits.
+  template <bool kEscapeWormhole>
   [[gnu::always_inline]] inline int vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports);
   int vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, int& wake, uint64_t& waits);
   // Input VC `local` found no output VC it could be granted and waits for `waits` (wait_bit), needing
