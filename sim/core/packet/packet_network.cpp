@@ -371,9 +371,13 @@ void PacketNetwork::arrive(const Event& e) {
   }
 }
 
-void PacketNetwork::count_ejected(int node, uint64_t first_cycle, int flits) {
+inline void PacketNetwork::count_ejected(int node, uint64_t first_cycle, int flits) {
   stats_.flits_ejected += static_cast<uint64_t>(flits);
   std::vector<uint64_t>& counts = ejected_[static_cast<size_t>(node)];
+  if (flits == 1 && first_cycle / kSamplePeriod < counts.size()) {  // (nearly every call)
+    ++counts[static_cast<size_t>(first_cycle / kSamplePeriod)];
+    return;
+  }
   for (uint64_t cycle = first_cycle, end = first_cycle + static_cast<uint64_t>(flits); cycle < end;) {
     const size_t period = static_cast<size_t>(cycle / kSamplePeriod);
     const uint64_t upto = std::min(end, (period + 1) * kSamplePeriod);
@@ -691,7 +695,7 @@ void PacketNetwork::set_closed(int node, int local, uint64_t waits, int wake) {
     close_vc(node, local, waits, wake);
 }
 
-void PacketNetwork::close_vc(int node, int local, uint64_t waits, int wake) {
+inline void PacketNetwork::close_vc(int node, int local, uint64_t waits, int wake) {
   Router& r = router(node);
   reopen_vc(node, local);
   if (waits == 0) return;  // (waits for nothing: looked at every time)
@@ -703,7 +707,11 @@ void PacketNetwork::close_vc(int node, int local, uint64_t waits, int wake) {
   r.closed_wake = std::min(r.closed_wake, wake);
 }
 
-void PacketNetwork::reopen_closed(int node, int local) {
+inline void PacketNetwork::reopen_vc(int node, int local) {
+  if ((router(node).closed_local >> local) & 1) reopen_closed(node, local);  // (most are not closed)
+}
+
+inline void PacketNetwork::reopen_closed(int node, int local) {
   Router& r = router(node);
   uint64_t& closed = r.closed_local;
   closed &= ~bit(local);

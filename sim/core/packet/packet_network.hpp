@@ -226,11 +226,9 @@ class PacketNetwork {
   // Input VC `local` found no output VC it could be granted and waits for `waits` (wait_bit), needing
   // `wake` credits of a free one (waits 0: not closed). close_vc and reopen_vc keep the index.
   void set_closed(int node, int local, uint64_t waits, int wake);
-  void close_vc(int node, int local, uint64_t waits, int wake);
-  void reopen_vc(int node, int local) {  // (most VCs are not closed: the test is made here)
-    if ((router(node).closed_local >> local) & 1) reopen_closed(node, local);
-  }
-  void reopen_closed(int node, int local);  // reopen_vc of a closed VC
+  [[gnu::always_inline]] inline void close_vc(int node, int local, uint64_t waits, int wake);
+  [[gnu::always_inline]] inline void reopen_vc(int node, int local);
+  [[gnu::always_inline]] inline void reopen_closed(int node, int local);  // reopen_vc of a closed VC
   // The output VCs of its port routed input VC `in` could be granted now (under adaptive routing, after
   // this cycle's choice); adds to `wake` and `waits` what it waits for (Router::vc_wake, vc_waits).
   uint64_t open_vcs(int node, InputVc& in, int& wake, uint64_t& waits) const;
@@ -263,7 +261,7 @@ class PacketNetwork {
   // flits one a cycle from now on; the ports are held until they have (a Release event).
   void send_packet(int node, int in_port, int in_vc, int out_port);
   void release(int node, int in_port, int in_vc);
-  void count_ejected(int node, uint64_t first_cycle, int flits);
+  [[gnu::always_inline]] inline void count_ejected(int node, uint64_t first_cycle, int flits);
   void activate(int node);
   // Sets or clears the switch request of active input VC `local` from its flits and credits.
   void update_asking(int node, int local);
