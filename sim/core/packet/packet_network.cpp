@@ -809,13 +809,13 @@ inline void PacketNetwork::vc_stage(int node) {
   const uint8_t* port_of = local_port_.data();
   unsigned asking_now = 0;  // input ports with a VC asking for the switch from these grants
   int accepted = 0;
+  uint64_t taken = 0;  // a router of at most 64 VCs: the requesters granted one (routed_'s word, cleared once)
   for (int r = 0; r < count; ++r) {
     const int vc = accepted_vc[r];
     if (vc < 0) continue;
     const int i = requesters[r];
     const int out_port = out_ports[r];
     const int in_port = port_of[i];
-    const uint64_t in_bit = bit(i - in_port * vcs);
     InputVc& in = inputs[i];
     const int o = out_port * vcs + vc;
     outputs[o].owner = i;
@@ -828,12 +828,16 @@ inline void PacketNetwork::vc_stage(int node) {
     // (update_asking: the VC is active and holds its head, so it asks if its new output VC has a credit,
     // from the next cycle on; a routed VC was not asking.)
     if (outputs[o].credits > 0) {
-      asking_later_[in_port] |= in_bit;
+      asking_later_[in_port] |= bit(i - in_port * vcs);
       asking_now |= 1u << in_port;
     }
-    routed_words[i >> 6] &= ~bit(i & 63);
+    if (n <= 64)
+      taken |= bit(i);
+    else
+      routed_words[i >> 6] &= ~bit(i & 63);
     ++accepted;
   }
+  routed_words[0] &= ~taken;
   if (accepted > 0) {
     acted_ = true;
     r.unallocated -= accepted;
