@@ -338,7 +338,7 @@ inline void PacketNetwork::arrive_credit(const Event& e) {
   if (r.buffered > 0) activate(node);
 }
 
-void PacketNetwork::arrive(const Event& e) {
+inline void PacketNetwork::arrive(const Event& e) {
   switch (e.kind) {
     case EventKind::Flit:
       arrive_flit(e);

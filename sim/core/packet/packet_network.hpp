@@ -200,7 +200,7 @@ class PacketNetwork {
     return set[static_cast<size_t>(node * vc_words_ + (local >> 6))];
   }
   void schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit = Flit{-1, false, false, 1});
-  void arrive(const Event& e);
+  [[gnu::always_inline]] inline void arrive(const Event& e);  // (the rarer events: ejections, source credits, releases)
   // A Flit event, a Credit event: nearly every event, so kept in step()'s loop (not arrive()'s switch).
   [[gnu::always_inline]] inline void arrive_flit(const Event& e);
   [[gnu::always_inline]] inline void arrive_credit(const Event& e);
