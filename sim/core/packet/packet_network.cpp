@@ -387,7 +387,7 @@ inline void PacketNetwork::count_ejected(int node, uint64_t first_cycle, int fli
   }
 }
 
-int PacketNetwork::next_message(const Lane& lane, double& ready, bool& first_tried, uint64_t& earliest) const {
+inline int PacketNetwork::next_message(const Lane& lane, double& ready, bool& first_tried, uint64_t& earliest) const {
   for (int tried = 0, at = lane.turn < 0 ? lane.first : lane.turn; tried < lane.waiting;
        ++tried, at = messages_[at].next) {
     const Message& m = messages_[at];
@@ -407,7 +407,7 @@ int PacketNetwork::next_message(const Lane& lane, double& ready, bool& first_tri
   return -1;
 }
 
-int PacketNetwork::terminal_vc(const Source& s, int network, int need) const {
+inline int PacketNetwork::terminal_vc(const Source& s, int network, int need) const {
   // Its network's VCs not busy, from the pointer on, then those before it.
   const uint64_t idle = terminal_vcs_[network] & ~s.busy;
   const uint64_t before = bit(s.vc_turn) - 1;
@@ -418,7 +418,7 @@ int PacketNetwork::terminal_vc(const Source& s, int network, int need) const {
   return -1;
 }
 
-void PacketNetwork::inject(int node) {
+inline void PacketNetwork::inject(int node) {
   Source& s = sources_[static_cast<size_t>(node)];
   const int vcs = config_.vcs;
   uint64_t& wait = source_wait_[static_cast<size_t>(node)];

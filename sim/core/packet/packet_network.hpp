@@ -204,7 +204,7 @@ class PacketNetwork {
   // A Flit event, a Credit event: nearly every event, so kept in step()'s loop (not arrive()'s switch).
   [[gnu::always_inline]] inline void arrive_flit(const Event& e);
   [[gnu::always_inline]] inline void arrive_credit(const Event& e);
-  void inject(int node);
+  [[gnu::always_inline]] inline void inject(int node);
   // The stages of a router's visit; step() calls each only when it has something to do. (These, and the
   // functions run once a flit or a request, are always inlined: as calls, their entries, exits and the
   // values they pass through memory cost about 3% of a saturated run's instructions.)
@@ -271,10 +271,11 @@ class PacketNetwork {
   void dequeue(Source& s, Lane& lane, int message);
   // The next message of `lane` (round-robin) whose packet may enter now (-1: none; `earliest` then
   // lowered to the first cycle one may), with its payload's issue time and whether it was tried first.
-  int next_message(const Lane& lane, double& ready, bool& first_tried, uint64_t& earliest) const;
+  [[gnu::always_inline]] inline int next_message(const Lane& lane, double& ready, bool& first_tried,
+                                                 uint64_t& earliest) const;
   // A VC of the router's terminal input that virtual network `network` may take, with `need` credits,
   // round-robin from the source's pointer (-1: none): its network's escape VCs and the adaptive VC.
-  int terminal_vc(const Source& s, int network, int need) const;
+  [[gnu::always_inline]] inline int terminal_vc(const Source& s, int network, int need) const;
   // The flits of a packet carrying `payload` bytes (PacketConfig::flits_for; a full packet's, the common
   // case, without its division and rounding).
   int flits_for(double payload) const {
