@@ -100,7 +100,7 @@ double PacketNetwork::paced_ready(const Message& m) const {
 
 int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int network) {
   const int id = messages_.take();
-  const int64_t packets = config_.packets_for(bytes);
+  const int64_t packets = bytes <= full_payload_ ? 1 : config_.packets_for(bytes);  // (one: its rounding)
   messages_[id] = {src, dst, pacer, network, bytes, packets, packets, now_};
   Source& s = sources_[static_cast<size_t>(src)];
   s.used = true;
@@ -148,13 +148,14 @@ void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port,
   e.flit = flit;
 }
 
-void PacketNetwork::update_asking(int node, int local) {
+inline void PacketNetwork::update_asking(int node, int local) {
   const int vcs = config_.vcs;
   const InputVc& in = inputs_[static_cast<size_t>(node * vcs_per_router_ + local)];
   const int out = node * vcs_per_router_ + in.out_port * vcs + in.out_vc;
   // (A draining VC, whole-packet events, still owns its output VC but has nothing more to send on it.)
   const bool asking = in.count > 0 && in.state == VcState::Active && outputs_[static_cast<size_t>(out)].credits > 0;
-  set_asking(node, local / vcs, local % vcs, asking);
+  const int port = local_port_[static_cast<size_t>(local)];  // (a table: no division)
+  set_asking(node, port, local - port * vcs, asking);
 }
 
 void PacketNetwork::set_asking(int node, int port, int vc, bool asking) {

@@ -264,7 +264,7 @@ class PacketNetwork {
   [[gnu::always_inline]] inline void count_ejected(int node, uint64_t first_cycle, int flits);
   void activate(int node);
   // Sets or clears the switch request of active input VC `local` from its flits and credits.
-  void update_asking(int node, int local);
+  [[gnu::always_inline]] inline void update_asking(int node, int local);
   void set_asking(int node, int port, int vc, bool asking);  // keeps Router::asking_ports in step
   void mark_dry(uint64_t from, uint64_t to);                 // some source had nothing to inject in [from, to]
   void enqueue(Source& s, int message);                      // after the newest of its lane
