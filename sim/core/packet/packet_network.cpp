@@ -561,12 +561,13 @@ inline void PacketNetwork::route_stage(int node) {
         int my_wake = std::numeric_limits<int>::max();
         uint64_t mine = 0;
         // (Wormhole on its escape VCs, the common case: open_vcs without its credits and choice.)
-        const bool open = kEscapeWormhole || (simple && !in.productive) ? (r.free[in.out_port] & in.vc_mask) != 0
-                                                                        : open_vcs(node, in, my_wake, mine) != 0;
+        const bool escape_only = kEscapeWormhole || (simple && !in.productive);
+        const bool open =
+            escape_only ? (r.free[in.out_port] & in.vc_mask) != 0 : open_vcs(node, in, my_wake, mine) != 0;
         if (open) {
           r.vc_blocked = false;
         } else {
-          if (kEscapeWormhole || (simple && !in.productive)) mine = waits_of(in);
+          if (escape_only) mine = waits_of(in);
           set_closed(node, i, mine, my_wake);
           r.vc_waits |= mine;
           r.vc_wake = std::min(r.vc_wake, my_wake);
@@ -663,8 +664,8 @@ inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_
     const int i = __builtin_ctzll(m);
     InputVc& in = inputs[i];
     uint64_t open;
-    if (kEscapeWormhole ||
-        (simple && !in.productive)) {  // wormhole, escape VCs only: open_vcs without its credits and choice
+    // Wormhole, escape VCs only: open_vcs without its credits and choice.
+    if (kEscapeWormhole || (simple && !in.productive)) {
       open = free_ports[in.out_port] & in.vc_mask;
       if (open == 0) {
         close_vc(node, i, waits_of(in), std::numeric_limits<int>::max());
