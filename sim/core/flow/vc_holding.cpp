@@ -6,8 +6,7 @@
 
 namespace t3sim::core {
 
-VcHolding::VcHolding(int link_bound, int nodes, const Params& params)
-    : link_bound_(link_bound), nodes_(nodes), p_(params) {
+VcHolding::VcHolding(int link_bound, int nodes, const Params& params) : link_bound_(link_bound), p_(params) {
   const size_t classes = static_cast<size_t>(link_bound) * 4 + static_cast<size_t>(nodes);
   bytes_.assign(classes, 0);
   port_.assign(classes, std::array<double, 7>{});
@@ -77,7 +76,7 @@ const std::vector<double>& VcHolding::capacities(const FlowSolver& solver) {
   links_.clear();
   const auto load = [&](int c, int port, double b) {
     const size_t i = static_cast<size_t>(c);
-    if (bytes_[i] == 0 && port_[i][0] == 0) used_.push_back(c);
+    if (bytes_[i] == 0) used_.push_back(c);  // (every load is > 0)
     bytes_[i] += b;
     port_[i][static_cast<size_t>(port)] += b;
   };
@@ -99,7 +98,6 @@ const std::vector<double>& VcHolding::capacities(const FlowSolver& solver) {
     add_pairs(r, b);
   }
   std::sort(used_.begin(), used_.end());
-  used_.erase(std::unique(used_.begin(), used_.end()), used_.end());
   for (int c : used_) {
     const size_t i = static_cast<size_t>(c);
     double sum2 = 0;

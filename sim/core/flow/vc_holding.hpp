@@ -81,7 +81,6 @@ class VcHolding {
   void add_pairs(const Route& r, double b);
 
   int link_bound_;
-  int nodes_;
   Params p_;
   std::vector<Route> routes_;                // by entry id
   std::vector<double> bytes_;                // by class and ejection: bytes/s
