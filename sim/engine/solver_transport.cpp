@@ -7,6 +7,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/core/packet/dateline_half.hpp"
+
 namespace t3sim::engine {
 
 namespace sg4 = simgrid::s4u;
@@ -54,28 +56,14 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
 namespace {
 
 // The fraction of a hop's packets on the upper half of the escape channels, as the packet driver's
-// routing puts them (core/packet/packet_routing.cpp): a ring segment from `from` to `goal` (ring of k,
-// + or - way), the hop leaving `cur`. A packet that draws a half draws each with probability 1/2.
+// routing puts them (core/packet/dateline_half.hpp): a ring segment from `from` to `goal` (ring of k,
+// + or - way), the hop leaving `cur`; a packet that draws a half takes each with probability 1/2.
 double upper_half(core::Dateline dateline, int k, int from, int cur, int goal, bool minus) {
-  const bool wraps = minus ? from < goal : from > goal;  // the segment crosses the wrap k-1 <-> 0
-  switch (dateline) {
-    case core::Dateline::None:
-      return 0;
-    case core::Dateline::Fixed:  // BookSim's: the whole segment on the upper half when it wraps
-      return wraps ? 1 : 0;
-    case core::Dateline::Balanced: {  // BookSim's balanced: a second dateline mid-ring
-      const int mid = (k - 1) / 2;
-      const bool crosses_mid = minus ? from > mid && goal <= mid : from <= mid && goal > mid;
-      return wraps ? 1 : crosses_mid ? 0 : 0.5;
-    }
-    case core::Dateline::Cray: {  // the wrap hop and after it upper, before a crossing lower
-      const bool wrap_hop = minus ? cur == 0 : cur == k - 1;
-      const bool crossed = minus ? cur > from : cur < from;
-      const bool crosses_ahead = minus ? cur < goal : cur > goal;
-      return wrap_hop || crossed ? 1 : crosses_ahead ? 0 : 0.5;
-    }
-  }
-  return 0.5;
+  if (dateline == core::Dateline::None) return 0;
+  const core::DatelineHalf rule = dateline == core::Dateline::Cray
+                                      ? core::cray_half(k, from, cur, goal, minus)
+                                      : core::booksim_half(dateline == core::Dateline::Balanced, k, from, goal, minus);
+  return rule == core::DatelineHalf::Draw ? 0.5 : rule == core::DatelineHalf::Upper ? 1 : 0;
 }
 
 }  // namespace

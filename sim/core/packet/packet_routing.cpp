@@ -1,5 +1,7 @@
 #include "sim/core/packet/packet_routing.hpp"
 
+#include "sim/core/packet/dateline_half.hpp"
+
 namespace t3sim::core {
 
 namespace {
@@ -103,15 +105,9 @@ PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
   const int k = config_.dims[dim];
   const int cur = coord(node, dim), to = coord(p.dst, dim);
   const bool minus = p.minus & (1 << dim);
-  // The wrap hop and every hop after it: upper half; before a crossing: lower; a path that never
-  // crosses: the packet's own draw for this ring. (A packet that crossed and went back to the lower
-  // half would close a cycle: lower half up to the wrap, upper across it, lower again.) It moves one
-  // way along the ring, so it has crossed iff it now lies behind its start.
-  const int from = coord(p.src, dim);
-  const bool wrap_hop = minus ? cur == 0 : cur == k - 1;
-  const bool crossed = minus ? cur > from : cur < from;
-  const bool crosses_ahead = minus ? cur < to : cur > to;
-  const int half = wrap_hop || crossed ? 1 : crosses_ahead ? 0 : (p.halves >> dim) & 1;
+  // The T3E's dateline rule; a path that never crosses takes the packet's own draw for this ring.
+  const DatelineHalf rule = cray_half(k, coord(p.src, dim), cur, to, minus);
+  const int half = rule == DatelineHalf::Draw ? (p.halves >> dim) & 1 : static_cast<int>(rule);
   hop.out_port = static_cast<uint8_t>(2 * dim + (minus ? 1 : 0));
   hop.vcs = escape_vcs(p, half);
   return hop;
@@ -127,17 +123,9 @@ uint8_t PacketRouting::booksim_turn_code(int dim, int cur, int to) const {
   else
     dir = config_.tie_rule == TieRule::Plus ? 0 : config_.tie_rule == TieRule::Minus ? 1 : kDraw;
   unsigned code = dir;
-  for (unsigned d = 0; d < 2; ++d) {
-    // The half of the virtual channels on this ring going d: the wrap k-1 -> 0 is the dateline.
-    const bool wraps = d == 0 ? cur > to : cur < to;
-    unsigned half;
-    if (config_.dateline == Dateline::Fixed) {
-      half = wraps ? 1 : 0;
-    } else {
-      const int mid = (k - 1) / 2;  // a second dateline between mid and mid + 1
-      const bool crosses_mid = d == 0 ? cur <= mid && to > mid : cur > mid && to <= mid;
-      half = wraps ? 1 : crosses_mid ? 0 : kDraw;
-    }
+  for (unsigned d = 0; d < 2; ++d) {  // the half of the virtual channels on this ring going d
+    const DatelineHalf rule = booksim_half(config_.dateline == Dateline::Balanced, k, cur, to, d == 1);
+    const unsigned half = rule == DatelineHalf::Draw ? kDraw : static_cast<unsigned>(rule);
     code |= half << (2 + 2 * d);
   }
   return static_cast<uint8_t>(code);
