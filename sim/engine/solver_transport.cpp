@@ -50,6 +50,7 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
     for (core::LinkId l = 0; l < resources.link_bound(); ++l)
       link_base_.push_back(resources.capacity(resources.link_resource(l)));
     link_cap_ = link_base_;
+    unsettled_mark_.assign(link_base_.size(), 0);
   }
 }
 
@@ -89,7 +90,11 @@ void SolverTransport::hold_routes(core::EntryId e, int dst, core::FlowKind kind,
     const int cur = torus.coord(node)[static_cast<size_t>(dim)];
     if (from[dim] < 0) from[dim] = cur;
     const int k = dims[static_cast<size_t>(dim)], goal = to[static_cast<size_t>(dim)];
-    hops.push_back({l, port, upper_half(dateline, k, from[dim], cur, goal, minus)});
+    const double upper = upper_half(dateline, k, from[dim], cur, goal, minus);
+    // A drawn half is drawn once a ring: the hop after a drawn one on the same ring keeps its half.
+    const bool keeps =
+        upper == 0.5 && !hops.empty() && core::Torus::link_dim(hops.back().link) == dim && hops.back().upper == 0.5;
+    hops.push_back({l, port, upper, keeps});
   }
   const bool reply =
       kind == core::FlowKind::GetData || kind == core::FlowKind::MessageData || kind == core::FlowKind::Ack;
@@ -101,21 +106,35 @@ void SolverTransport::hold_routes(core::EntryId e, int dst, core::FlowKind kind,
 
 void SolverTransport::settle_holding(double now) {
   // (Undamped, or 2-4 rounds at 1%, the 64-PE window-1 all-to-all's per-PE median moved by up to 11%:
-  // the capacities had not settled.)
+  // the capacities had not settled.) A link left unsettled after the last round goes on moving at
+  // the next instant's.
   constexpr int kRounds = 8;
   constexpr double kTolerance = 1e-3;
   for (int round = 0; round < kRounds; ++round) {
-    const std::vector<double>& target = holding_->capacities(solver_);
+    for (const core::EntryId e : hold_touched_)
+      holding_->set_load(e, solver_.alive(e) ? solver_.rate(e) * solver_.multiplicity(e) : 0);
+    hold_touched_.clear();
+    for (const int link : holding_->settle()) {
+      if (unsettled_mark_[static_cast<size_t>(link)]) continue;
+      unsettled_mark_[static_cast<size_t>(link)] = 1;
+      unsettled_.push_back(link);
+    }
     bool moved = false;
-    for (const int link : holding_->changed_links()) {
+    size_t kept = 0;
+    for (const int link : unsettled_) {
       const size_t l = static_cast<size_t>(link);
-      const double goal = std::min(link_base_[l], target[l]);
+      const double goal = std::min(link_base_[l], holding_->capacity(link));
       const double next = std::sqrt(link_cap_[l] * goal);  // damped: half way, in ratio
-      if (std::abs(next - link_cap_[l]) <= kTolerance * link_cap_[l]) continue;
+      if (std::abs(next - link_cap_[l]) <= kTolerance * link_cap_[l]) {
+        unsettled_mark_[l] = 0;
+        continue;
+      }
       link_cap_[l] = next;
       solver_.set_capacity(resources_.link_resource(static_cast<core::LinkId>(l)), next);
       moved = true;
+      unsettled_[kept++] = link;
     }
+    unsettled_.resize(kept);
     if (!moved) return;
     apply(solver_.solve(), now);
   }
@@ -160,7 +179,10 @@ void SolverTransport::flow(int src, int dst, double bytes, core::FlowKind kind, 
     const std::vector<core::ResourceId>& path = resources_.path(src, dst, kind);
     e = solver_.add_flow(path, resources_.weights(), INFINITY);
   }
-  if (holding_ && solver_.multiplicity(e) == 1) hold_routes(e, dst, kind, solver_.path(e));
+  if (holding_) {
+    if (solver_.multiplicity(e) == 1) hold_routes(e, dst, kind, solver_.path(e));
+    hold_touched_.push_back(e);  // one more flow on the entry
+  }
   // Flows to one node are one stream where they cross a crowded link (FlowSolver::set_crowding).
   if (crowded_) solver_.set_crowd_key(e, resources_.node_of(dst));
   join(e, bytes, kind != core::FlowKind::GetRequest, std::move(then));
@@ -284,6 +306,7 @@ void SolverTransport::solve(double now) {
 
 void SolverTransport::apply(const std::vector<core::EntryId>& changed, double now) {
   if (adaptive_) candidates_ = changed;  // valid only until the next solve
+  if (holding_) hold_touched_.insert(hold_touched_.end(), changed.begin(), changed.end());
   for (core::EntryId e : changed) {
     advance(e, now, solver_.multiplicity(e));
     entries_[static_cast<size_t>(e)].rate = solver_.rate(e);
@@ -337,6 +360,12 @@ void SolverTransport::complete(core::EntryId e, double now) {
   }
   if (ports_) reshare();
   if (adaptive_ && !solver_.alive(e)) adaptive_->forget(e);
+  if (holding_) {
+    if (solver_.alive(e))
+      hold_touched_.push_back(e);
+    else
+      holding_->forget(e);
+  }
   dirty_ = true;
   schedule(e, now);  // the next flow at the current rate, until the solve (or none)
   for (int id : done) callbacks_.take(id)();

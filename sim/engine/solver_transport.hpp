@@ -17,10 +17,11 @@
 // its share (core/flow/port_shares.hpp); when a flow's start or end changes how many input ports feed
 // a link, the live entries crossing it are given their new shares (FlowSolver::set_share), re-solved
 // with the rest at that instant.
-// VC holding time (network.vc_hold_cycles > 0, single-route routings): after each solve, each torus
-// link's capacity is set from its virtual channels' holding times at the rates just solved
-// (core/flow/vc_holding.hpp), half way in ratio from the last, and the machine solved again, until no
-// capacity moves by more than 0.1% or 8 rounds; the holding times are warm-started from the last instant.
+// VC holding time (network.vc_hold_cycles > 0, single-route routings): after each solve, the entries
+// whose load moved (rates solved, flows come or gone) are given to the holding time
+// (core/flow/vc_holding.hpp), which re-settles the classes they move; each link whose capacity is
+// unsettled moves half way in ratio to the form's, and the machine is solved again, until no capacity
+// moves by more than 0.1% or 8 rounds (a link still moving goes on at the next instant).
 // Settle time (network.settle_time, multipath routings only): a solve re-solves at once just the
 // flows sharing a resource with the changed ones (FlowSolver::solve_local, feasible everywhere) and
 // the exact max-min allocation of the whole machine at most settle_time later, and before every
@@ -136,8 +137,11 @@ class SolverTransport : public core::Transport {
   // network.vc_hold_cycles > 0: link capacities from the VC holding times (core/flow/vc_holding.hpp),
   // re-set and re-solved a few damped rounds each instant.
   std::unique_ptr<core::VcHolding> holding_;
-  std::vector<double> link_base_;  // by link id: the link's own capacity
-  std::vector<double> link_cap_;   // by link id: the capacity given the solver now
+  std::vector<double> link_base_;            // by link id: the link's own capacity
+  std::vector<double> link_cap_;             // by link id: the capacity given the solver now
+  std::vector<core::EntryId> hold_touched_;  // entries whose load may have moved since the last settle
+  std::vector<int> unsettled_;               // links whose capacity is still moving toward the form's
+  std::vector<char> unsettled_mark_;         // by link id: in unsettled_
   // Entry e's route as VcHolding sees it: its links' dateline halves and input ports (a new entry).
   void hold_routes(core::EntryId e, int dst, core::FlowKind kind, const std::vector<core::ResourceId>& path);
   // Rounds of: link capacities from the holding times at the current rates (damped), solve.

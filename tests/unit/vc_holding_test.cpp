@@ -4,7 +4,6 @@
 
 #include <vector>
 
-#include "sim/core/flow/flow_solver.hpp"
 #include "sim/core/flow/vc_holding.hpp"
 
 using namespace t3sim;
@@ -26,37 +25,24 @@ VcHolding::Params params() {
   return p;
 }
 
-// Flows at fixed rates (their caps; the resources never bind).
-struct Flows {
-  core::FlowSolver solver;
-  Flows() {
-    solver.add_resource(1e12);  // resource i: link i
-    solver.add_resource(1e12);
-  }
-  core::EntryId add(const std::vector<core::ResourceId>& path, double rate) {
-    const core::EntryId e = solver.add_flow(path, rate);
-    solver.solve();
-    return e;
-  }
-};
-
 TEST(VcHolding, LoneStreamOnOneHalfPassesOnePacketPerZeroLoadHold) {
-  Flows f;
-  const core::EntryId e = f.add({0}, 100e6);
   VcHolding h(2, 1, params());
-  h.set_route(e, {{0, 6, 1.0}}, 0, 0, 0);  // every packet on the upper half (a wrap hop)
-  const std::vector<double>& cap = h.capacities(f.solver);
-  EXPECT_NEAR(cap[0], kP / kT0, 1e-6 * kP / kT0);  // 298.1 MB/s: one VC's credit loop
-  EXPECT_DOUBLE_EQ(cap[1], kLink);                 // no traffic
-  EXPECT_EQ(h.changed_links(), (std::vector<int>{0}));
+  h.set_route(0, {{0, 6, 1.0}}, 0, 0, 0);  // every packet on the upper half (a wrap hop)
+  h.set_load(0, 100e6);
+  EXPECT_EQ(h.settle(), (std::vector<int>{0}));
+  EXPECT_NEAR(h.capacity(0), kP / kT0, 1e-6 * kP / kT0);  // 298.1 MB/s: one VC's credit loop
+  EXPECT_DOUBLE_EQ(h.capacity(1), kLink);                 // no traffic
+  h.set_load(0, 0);                                       // the stream ends: the link is free again
+  EXPECT_EQ(h.settle(), (std::vector<int>{0}));
+  EXPECT_DOUBLE_EQ(h.capacity(0), kLink);
 }
 
 TEST(VcHolding, PacketsDrawingEitherHalfKeepTheLink) {
-  Flows f;
-  const core::EntryId e = f.add({0}, 100e6);
   VcHolding h(2, 1, params());
-  h.set_route(e, {{0, 6, 0.5}}, 0, 0, 0);
-  EXPECT_DOUBLE_EQ(h.capacities(f.solver)[0], kLink);  // two classes of 298.1 each: the link binds
+  h.set_route(0, {{0, 6, 0.5}}, 0, 0, 0);
+  h.set_load(0, 100e6);
+  h.settle();
+  EXPECT_DOUBLE_EQ(h.capacity(0), kLink);  // two classes of 298.1 each: the link binds
 }
 
 // Flow a crosses link 0 then link 1 (arriving by port 0), flow b enters link 1 from its node (port 6);
@@ -64,17 +50,16 @@ TEST(VcHolding, PacketsDrawingEitherHalfKeepTheLink) {
 // Link 1's class: two ports at equal rates, Ca2 = 1/2, h = T0; link 0's holds a packet T0 plus
 // the wait for link 1's class.
 void merge(double rate, double expected_wait) {
-  Flows f;
-  const core::EntryId a = f.add({0, 1}, rate);
-  const core::EntryId b = f.add({1}, rate);
   VcHolding h(2, 1, params());
-  h.set_route(a, {{0, 6, 0.0}, {1, 0, 0.0}}, 1, 0, 0);
-  h.set_route(b, {{1, 6, 0.0}}, 1, 0, 0);
-  const std::vector<double>& cap = h.capacities(f.solver);
+  h.set_route(0, {{0, 6, 0.0}, {1, 0, 0.0}}, 1, 0, 0);
+  h.set_route(1, {{1, 6, 0.0}}, 1, 0, 0);
+  h.set_load(0, rate);
+  h.set_load(1, rate);
+  h.settle();
   EXPECT_NEAR(h.hold(1 * 4), kT0, 1e-9);
-  EXPECT_NEAR(h.hold(0 * 4), kT0 + expected_wait, 1e-3 * (kT0 + expected_wait));
-  EXPECT_NEAR(cap[0], kP / (kT0 + expected_wait), 1e-3 * kP / (kT0 + expected_wait));
-  EXPECT_NEAR(cap[1], kP / kT0, 1e-6 * kP / kT0);
+  EXPECT_NEAR(h.hold(0 * 4), kT0 + expected_wait, 1e-9 * (kT0 + expected_wait));
+  EXPECT_NEAR(h.capacity(0), kP / (kT0 + expected_wait), 1e-9 * kP / (kT0 + expected_wait));
+  EXPECT_NEAR(h.capacity(1), kP / kT0, 1e-6 * kP / kT0);
 }
 
 TEST(VcHolding, AWaitForTheNextClassHoldsTheOneBefore) {
@@ -86,6 +71,62 @@ TEST(VcHolding, AWaitForTheNextClassHoldsTheOneBefore) {
 TEST(VcHolding, ASaturatedClassMakesEachPortWaitItsTurn) {
   // 400 MB/s asked of a class that passes 298: rho >= 1, a turn behind the other port: (2 - 1/2) x 16.1.
   merge(200e6, 1.5 * kT0);
+}
+
+}  // namespace
+
+namespace {
+
+// The wait moves upstream as the merge's load changes: b's stream rises, link 1's class waits longer
+// and link 0's holds its packets longer; b ends, and link 0 is back to its zero-load hold.
+TEST(VcHolding, AChangedLoadReachesTheClassesUpstream) {
+  VcHolding h(2, 1, params());
+  h.set_route(0, {{0, 6, 0.0}, {1, 0, 0.0}}, 1, 0, 0);
+  h.set_route(1, {{1, 6, 0.0}}, 1, 0, 0);
+  h.set_load(0, 100e6);
+  h.set_load(1, 100e6);
+  h.settle();
+  const double before = h.hold(0);
+  h.set_load(1, 150e6);
+  h.settle();
+  const double rho = 250e6 * kT0 / kP;
+  const double ca2 = 1 - (0.4 * 0.4 + 0.6 * 0.6);  // ports' shares 100 and 150 of 250
+  EXPECT_GT(h.hold(0), before);
+  EXPECT_NEAR(h.hold(0), kT0 + rho / (1 - rho) * ca2 / 2 * kT0, 1e-9 * h.hold(0));
+  h.set_load(1, 0);
+  h.settle();
+  EXPECT_NEAR(h.hold(0), kT0, 1e-12);  // a lone stream never waits
+}
+
+// A half drawn for the ring is kept along it: a route of two drawn hops waits lower-to-lower and
+// upper-to-upper, never across (which would tie the halves into a cycle of waits). Link 1 carries a
+// second stream on its lower half only; only the lower half of link 0 waits for it.
+TEST(VcHolding, ADrawnHalfIsKeptAlongItsRing) {
+  VcHolding h(2, 1, params());
+  VcHolding::Hop first{0, 6, 0.5}, second{1, 0, 0.5, true};
+  h.set_route(0, {first, second}, 1, 0, 0);
+  h.set_route(1, {{1, 6, 0.0}}, 1, 0, 0);
+  h.set_load(0, 100e6);
+  h.set_load(1, 100e6);
+  h.settle();
+  EXPECT_GT(h.hold(0 * 4 + 0), kT0);           // lower half of link 0: waits at the merge
+  EXPECT_NEAR(h.hold(0 * 4 + 1), kT0, 1e-12);  // upper half: link 1's upper half has one stream
+}
+
+// An entry's route set again (its id reused) takes its old load off first.
+TEST(VcHolding, AReusedEntryLeavesNoLoadBehind) {
+  VcHolding h(2, 1, params());
+  h.set_route(0, {{0, 6, 1.0}}, 0, 0, 0);
+  h.set_load(0, 100e6);
+  h.settle();
+  h.set_route(0, {{1, 6, 1.0}}, 0, 0, 0);
+  h.set_load(0, 100e6);
+  h.settle();
+  EXPECT_DOUBLE_EQ(h.capacity(0), kLink);
+  EXPECT_NEAR(h.capacity(1), kP / kT0, 1e-6 * kP / kT0);
+  h.forget(0);
+  h.settle();
+  EXPECT_DOUBLE_EQ(h.capacity(1), kLink);
 }
 
 }  // namespace

@@ -21,8 +21,11 @@
 // A link then carries at most min(its bandwidth, min over its classes c of (P / h_c) x (link bytes /
 // c's bytes)): the binding class saturates first, the others' traffic keeps its proportion.
 //
-// The holding times depend on the rates, which depend on the capacities: the transport re-solves
-// with the capacities this gives, damped, a few rounds an instant (engine/solver_transport.hpp).
+// The holding times depend on the rates, which depend on the capacities: the transport tells it each
+// entry's load as the solver moves it, re-settles, and re-solves with the capacities this gives,
+// damped, a few rounds an instant (engine/solver_transport.hpp). Everything is kept between calls and
+// re-worked only where loads moved: a class's holding time is re-solved when its own load or the wait
+// of a class its bytes go on to moved, and that moves the classes upstream of it in turn.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -40,63 +43,93 @@ class VcHolding {
     double packet_flits = 10;           // the ejection's service time (cycles a packet)
     double packet_bytes_per_s = 4.8e9;  // P: payload bytes of a packet x router clock
     double link_bandwidth = 480e6;      // bytes/s of payload a link carries
-    int iterations = 30;                // rounds of the holding times' fixed point per update
+    // A class's wait is passed upstream only when it moved by more than this fraction of the class's
+    // holding time (the fixed point's tolerance).
+    double tolerance = 1e-4;
   };
   // One torus hop of a flow: the link (Torus link id), the input port it arrives through at the
-  // router that sends it on that link (0-5 a link's direction, 6 the node's injection), and the
-  // fraction of its packets on the upper half of the escape channels (dateline).
+  // router that sends it on that link (0-5 a link's direction, 6 the node's injection), the
+  // fraction of its packets on the upper half of the escape channels (dateline), and whether each
+  // packet keeps the half it had on the hop before (a half drawn once for the ring: a packet's bytes
+  // never cross between the halves mid-ring, which would close a cycle of waits the router has not).
   struct Hop {
     int link;
     int port;
     double upper;
+    bool keeps_half = false;
   };
   VcHolding(int link_bound, int nodes, const Params& params);
 
   // Entry e's route: its hops in order, the input port it reaches its destination's router by, the
-  // destination node, and its virtual network (0 requests, 1 replies). Kept until set again.
+  // destination node, and its virtual network (0 requests, 1 replies). Kept until set again; setting
+  // it drops the entry's load.
   void set_route(EntryId e, std::vector<Hop> hops, int eject_port, int eject_node, int network);
+  // Entry e carries `bytes_per_s` (all its flows; 0 once it has none): its classes' loads move by
+  // the difference from what it carried before.
+  void set_load(EntryId e, double bytes_per_s);
+  // Entry e has ended: its load goes and its route is forgotten (the id may come back as another
+  // kind of entry, a disk's, that has none).
+  void forget(EntryId e);
 
-  // Each torus link's capacity (bytes/s, by Torus link id; the link bandwidth where nothing binds)
-  // under the solver's current rates.
-  const std::vector<double>& capacities(const FlowSolver& solver);
-  // The links whose capacity the last capacities() may have moved (ascending): the others keep the
-  // link bandwidth.
-  const std::vector<int>& changed_links() const { return changed_links_; }
-  // As of the last capacities(): a class's holding time in cycles (class = link x 4 + network x 2 + half).
+  // Re-settles the holding times where loads moved since the last call; returns the links whose
+  // capacity changed (in the order first met).
+  const std::vector<int>& settle();
+  // A torus link's capacity (bytes/s; the link bandwidth where nothing binds) as of the last settle().
+  double capacity(int link) const { return capacity_[static_cast<size_t>(link)]; }
+  // As of the last settle(): a class's holding time in cycles (class = link x 4 + network x 2 + half).
   double hold(int cls) const { return hold_[static_cast<size_t>(cls)]; }
+  // Class re-solves since construction (the work the incremental settle did).
+  uint64_t resolves() const { return resolves_; }
 
  private:
+  // What an entry's load falls on, worked out once from its route: classes (by input port), links,
+  // and the class-to-next-class pairs its bytes wait at, each with the fraction of its bytes.
+  struct Share {
+    int index;  // class, link or pair slot
+    int port;   // classes only
+    double fraction;
+  };
   struct Route {
-    std::vector<Hop> hops;
-    int eject_port = 6;
-    int eject_node = -1;
-    int network = 0;
+    std::vector<Share> classes, pairs;
+    std::vector<int> links;
+    double load = 0;
+  };
+  // Class-to-next-class: the bytes/s of a class that wait for the next class (or an ejection).
+  struct Slot {
+    int from, to;
+    double bytes = 0;
+    int users = 0;
   };
   int cls(int link, int network, int half) const { return link * 4 + network * 2 + half; }
   int eject_cls(int node) const { return link_bound_ * 4 + node; }
-  double wait(int c) const;  // W of class c (or an ejection) at the current holding times
-  // Where a flow's bytes (b bytes/s over route r) wait next: (class, the next class or the ejection,
-  // bytes/s) for each consecutive pair of its hops, both halves of a hop that draws one, so each
-  // round of the fixed point reads one flat list.
-  void add_pairs(const Route& r, double b);
+  bool ejection(int c) const { return c >= link_bound_ * 4; }
+  int slot(int from, int to);  // the pair's slot, made on first use
+  void pairs_of(const std::vector<Hop>& hops, int network, int eject, std::vector<Share>& out);
+  double wait(int c) const;  // W of class c (or an ejection) at its current holding time
+  void mark(int c);
+  void mark_link(int l);
 
   int link_bound_;
   Params p_;
-  std::vector<Route> routes_;                // by entry id
-  std::vector<double> bytes_;                // by class and ejection: bytes/s
-  std::vector<std::array<double, 7>> port_;  // by class and ejection: bytes/s by input port
-  std::vector<double> ca2_;
-  struct Pair {
-    int from, to;  // a class and the next class (or ejection) its bytes wait for
-    double bytes;  // bytes/s
-  };
-  std::vector<Pair> pairs_;
-  std::vector<double> hold_, wait_, acc_;
+  std::vector<Route> routes_;  // by entry id
+  // By class (links x 4, then one ejection a node):
+  std::vector<double> bytes_;                // bytes/s
+  std::vector<std::array<double, 7>> port_;  // bytes/s by input port
+  std::vector<int> users_;                   // entries loading it
+  std::vector<double> hold_, wait_;
+  std::vector<std::vector<int>> out_, in_;  // slots from it and into it
+  std::vector<char> queued_;
+  std::vector<int> queue_;
+  std::vector<Slot> slots_;
+  std::vector<std::vector<std::pair<int, int>>> slot_index_;  // by from-class: (to, slot)
+  // By link:
   std::vector<double> link_bytes_;
+  std::vector<int> link_users_;
   std::vector<double> capacity_;
-  std::vector<int> used_;           // classes with traffic this update
-  std::vector<int> links_;          // links with traffic this update
-  std::vector<int> changed_links_;  // links with traffic now or at the last update
+  std::vector<char> link_marked_;
+  std::vector<int> marked_links_;
+  std::vector<int> changed_links_;
+  uint64_t resolves_ = 0;
 };
 
 }  // namespace t3sim::core
