@@ -101,7 +101,7 @@ void SolverTransport::hold_routes(core::EntryId e, int dst, core::FlowKind kind,
   // (Set when the entry is made: a get request and an acknowledgement between the same nodes cross the
   // same resources and so share an entry, which keeps the first one's network; both are a header.)
   const int network = cost_.machine().network.virtual_networks >= 2 && reply ? 1 : 0;
-  holding_->set_route(e, std::move(hops), eject_port, resources_.node_of(dst), network);
+  holding_->set_route(e, hops, eject_port, resources_.node_of(dst), network);
 }
 
 void SolverTransport::settle_holding(double now) {

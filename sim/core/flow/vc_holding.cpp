@@ -59,13 +59,10 @@ void VcHolding::pairs_of(const std::vector<Hop>& hops, int network, int eject, s
   }
 }
 
-void VcHolding::set_route(EntryId e, std::vector<Hop> hops, int eject_port, int eject_node, int network) {
+void VcHolding::set_route(EntryId e, const std::vector<Hop>& hops, int eject_port, int eject_node, int network) {
   if (routes_.size() <= static_cast<size_t>(e)) routes_.resize(static_cast<size_t>(e) + 1);
-  set_load(e, 0);  // an entry id reused: the old route's load goes first
+  forget(e);  // an entry id reused: the old route's load goes first
   Route& r = routes_[static_cast<size_t>(e)];
-  r.classes.clear();
-  r.pairs.clear();
-  r.links.clear();
   for (const Hop& h : hops) {
     r.links.push_back(h.link);
     if (h.upper < 1) r.classes.push_back({cls(h.link, network, 0), h.port, 1 - h.upper});

@@ -63,7 +63,7 @@ class VcHolding {
   // Entry e's route: its hops in order, the input port it reaches its destination's router by, the
   // destination node, and its virtual network (0 requests, 1 replies). Kept until set again; setting
   // it drops the entry's load.
-  void set_route(EntryId e, std::vector<Hop> hops, int eject_port, int eject_node, int network);
+  void set_route(EntryId e, const std::vector<Hop>& hops, int eject_port, int eject_node, int network);
   // Entry e carries `bytes_per_s` (all its flows; 0 once it has none): its classes' loads move by
   // the difference from what it carried before.
   void set_load(EntryId e, double bytes_per_s);
