@@ -48,9 +48,8 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
     p.link_bandwidth = n.link_bandwidth;
     holding_ = std::make_unique<core::VcHolding>(resources.link_bound(), cost.machine().torus().node_count(), p);
     for (core::LinkId l = 0; l < resources.link_bound(); ++l)
-      link_base_.push_back(resources.capacity(resources.link_resource(l)));
-    link_cap_ = link_base_;
-    unsettled_mark_.assign(link_base_.size(), 0);
+      link_cap_.push_back(resources.capacity(resources.link_resource(l)));
+    unsettled_mark_.assign(link_cap_.size(), 0);
   }
 }
 
@@ -96,11 +95,9 @@ void SolverTransport::hold_routes(core::EntryId e, int dst, core::FlowKind kind,
         upper == 0.5 && !hops.empty() && core::Torus::link_dim(hops.back().link) == dim && hops.back().upper == 0.5;
     hops.push_back({l, port, upper, keeps});
   }
-  const bool reply =
-      kind == core::FlowKind::GetData || kind == core::FlowKind::MessageData || kind == core::FlowKind::Ack;
   // (Set when the entry is made: a get request and an acknowledgement between the same nodes cross the
   // same resources and so share an entry, which keeps the first one's network; both are a header.)
-  const int network = cost_.machine().network.virtual_networks >= 2 && reply ? 1 : 0;
+  const int network = cost_.machine().network.virtual_networks >= 2 && core::travels_as_reply(kind) ? 1 : 0;
   holding_->set_route(e, hops, eject_port, resources_.node_of(dst), network);
 }
 
@@ -123,14 +120,15 @@ void SolverTransport::settle_holding(double now) {
     size_t kept = 0;
     for (const int link : unsettled_) {
       const size_t l = static_cast<size_t>(link);
-      const double goal = std::min(link_base_[l], holding_->capacity(link));
+      const core::ResourceId r = resources_.link_resource(static_cast<core::LinkId>(l));
+      const double goal = std::min(resources_.capacity(r), holding_->capacity(link));
       const double next = std::sqrt(link_cap_[l] * goal);  // damped: half way, in ratio
       if (std::abs(next - link_cap_[l]) <= kTolerance * link_cap_[l]) {
         unsettled_mark_[l] = 0;
         continue;
       }
       link_cap_[l] = next;
-      solver_.set_capacity(resources_.link_resource(static_cast<core::LinkId>(l)), next);
+      solver_.set_capacity(r, next);
       moved = true;
       unsettled_[kept++] = link;
     }

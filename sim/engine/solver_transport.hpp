@@ -137,7 +137,6 @@ class SolverTransport : public core::Transport {
   // network.vc_hold_cycles > 0: link capacities from the VC holding times (core/flow/vc_holding.hpp),
   // re-set and re-solved a few damped rounds each instant.
   std::unique_ptr<core::VcHolding> holding_;
-  std::vector<double> link_base_;            // by link id: the link's own capacity
   std::vector<double> link_cap_;             // by link id: the capacity given the solver now
   std::vector<core::EntryId> hold_touched_;  // entries whose load may have moved since the last settle
   std::vector<int> unsettled_;               // links whose capacity is still moving toward the form's

@@ -72,11 +72,14 @@ void FlowSolver::set_crowding(ResourceId r, double loss) {
   crowding_[static_cast<size_t>(r)] = loss;
   any_crowding_ = any_crowding_ || loss > 0;
   apply_crowding(r);
+  mark_resource_dirty(r);  // its users are re-solved on the new capacity
+}
+
+void FlowSolver::mark_resource_dirty(ResourceId r) {
   Scratch& s = scratch_[static_cast<size_t>(r)];
-  if (!s.dirty) {  // its users are re-solved on the new capacity
-    s.dirty = true;
-    dirty_resources_.push_back(r);
-  }
+  if (s.dirty) return;
+  s.dirty = true;
+  dirty_resources_.push_back(r);
 }
 
 void FlowSolver::set_crowd_key(EntryId e, int key) {
@@ -123,10 +126,7 @@ void FlowSolver::mark_dirty(EntryId e, bool users_changed) {
     Scratch& s = scratch_[static_cast<size_t>(r)];
     committed_[static_cast<size_t>(r)].load = Committed::kStale;  // its users, their multiplicities or shares change
     s.recount = s.recount || users_changed;
-    if (!s.dirty) {
-      s.dirty = true;
-      dirty_resources_.push_back(r);
-    }
+    mark_resource_dirty(r);
   }
   if (entries_[static_cast<size_t>(e)].path.empty()) dirty_new_.push_back(e);  // nothing else would re-solve it
 }
@@ -633,11 +633,7 @@ void FlowSolver::set_capacity(ResourceId r, double capacity) {
     apply_crowding(r);
   else
     capacity_[i] = capacity;
-  Scratch& s = scratch_[i];
-  if (!s.dirty) {  // its users are re-solved on the new capacity
-    s.dirty = true;
-    dirty_resources_.push_back(r);
-  }
+  mark_resource_dirty(r);  // its users are re-solved on the new capacity
 }
 
 const std::vector<EntryId>& FlowSolver::solve_local() { return solve_rounds(true); }

@@ -196,6 +196,8 @@ class FlowSolver {
   // e's resources are re-solved at the next solve; `users_changed` false (a new share only): their
   // streams are as they were, so crowded capacities need not be counted again.
   void mark_dirty(EntryId e, bool users_changed = true);
+  // r's users are re-solved at the next solve (its capacity or users changed).
+  void mark_resource_dirty(ResourceId r);
   void unindex(EntryId e);  // drops e from by_path_
   void attach(EntryId e);
   void detach(EntryId e);

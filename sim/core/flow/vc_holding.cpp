@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 namespace t3sim::core {
 
@@ -16,7 +15,6 @@ VcHolding::VcHolding(int link_bound, int nodes, const Params& params) : link_bou
   out_.resize(classes);
   in_.resize(classes);
   queued_.assign(classes, 0);
-  slot_index_.resize(classes);
   link_bytes_.assign(static_cast<size_t>(link_bound), 0);
   link_users_.assign(static_cast<size_t>(link_bound), 0);
   capacity_.assign(static_cast<size_t>(link_bound), p_.link_bandwidth);
@@ -25,11 +23,10 @@ VcHolding::VcHolding(int link_bound, int nodes, const Params& params) : link_bou
 }
 
 int VcHolding::slot(int from, int to) {
-  for (const auto& [t, s] : slot_index_[static_cast<size_t>(from)])
-    if (t == to) return s;
+  for (const int s : out_[static_cast<size_t>(from)])
+    if (slots_[static_cast<size_t>(s)].to == to) return s;
   const int s = static_cast<int>(slots_.size());
   slots_.push_back({from, to});
-  slot_index_[static_cast<size_t>(from)].push_back({to, s});
   out_[static_cast<size_t>(from)].push_back(s);
   in_[static_cast<size_t>(to)].push_back(s);
   return s;

@@ -121,7 +121,6 @@ class VcHolding {
   std::vector<char> queued_;
   std::vector<int> queue_;
   std::vector<Slot> slots_;
-  std::vector<std::vector<std::pair<int, int>>> slot_index_;  // by from-class: (to, slot)
   // By link:
   std::vector<double> link_bytes_;
   std::vector<int> link_users_;

@@ -43,8 +43,7 @@ void PacketTransport::flow(int src, int dst, double bytes, FlowKind kind, Task t
   const int paced_pe = kind == FlowKind::Put ? src : dst;
   const JobPlacement& placement = cost_.placement();
   // Replies (get data, acknowledgements) on their own virtual network when the machine has one.
-  const bool reply = kind == FlowKind::GetData || kind == FlowKind::MessageData || kind == FlowKind::Ack;
-  const int network = network_.config().virtual_networks == 2 && reply ? 1 : 0;
+  const int network = network_.config().virtual_networks == 2 && travels_as_reply(kind) ? 1 : 0;
   const int id =
       network_.add_message(placement.node_of(src), placement.node_of(dst), bytes, pacer(paced_pe, kind), network);
   if (on_delivered_.size() <= static_cast<size_t>(id)) on_delivered_.resize(static_cast<size_t>(id) + 1);

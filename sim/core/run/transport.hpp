@@ -18,6 +18,11 @@ namespace t3sim::core {
 // Ack is a put's acknowledgement, a flow only on a transport that sends it as a packet
 // (acknowledges_with_packets); the others wait the path latency instead.
 enum class FlowKind { Put, GetRequest, GetData, MessageData, IoData, Ack };
+// Whether a flow of `kind` answers a request (get and rendezvous data, a put's acknowledgement): the
+// replies' virtual network on a machine with two (the packet driver's, the VC holding time's classes).
+inline bool travels_as_reply(FlowKind kind) {
+  return kind == FlowKind::GetData || kind == FlowKind::MessageData || kind == FlowKind::Ack;
+}
 
 // The PE rate a flow of `kind` draws on under a profile (bytes/s; infinity for none): a PE issues
 // remote stores (puts) at most at put_bandwidth and sinks returning get data at most at
