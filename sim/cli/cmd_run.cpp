@@ -3,6 +3,7 @@
 #include <iostream>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -15,12 +16,14 @@
 #include "sim/core/program/swap_pattern.hpp"
 #include "sim/core/program/traffic_pattern.hpp"
 #include "sim/core/support/enum_names.hpp"
+#include "sim/core/support/units.hpp"
 #include "sim/core/topology/failed_links.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/files/input_error.hpp"
 #include "sim/io/machine/machine_loader.hpp"
 #include "sim/io/output/results_writer.hpp"
+#include "sim/io/output/vc_report_csv.hpp"
 #include "sim/io/trace/trace_loader.hpp"
 #include "sim/io/workload/workload_loader.hpp"
 #include "sim/report/link_heatmap.hpp"
@@ -33,6 +36,25 @@ void write_making_folder(const std::string& path, const std::string& text) {
   const auto folder = std::filesystem::path(path).parent_path();
   if (!folder.empty()) std::filesystem::create_directories(folder);
   io::write_file_atomically(path, text);
+}
+
+// --vc-window FROM:TO, each a time with its unit: the window in seconds.
+std::pair<double, double> vc_window(const std::string& text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
+    throw io::InputError({"--vc-window", 0, 0}, "", "must be FROM:TO, two times with units (e.g. 0.4ms:2.4ms)",
+                         "'" + text + "'");
+  double ends[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string part = i == 0 ? text.substr(0, colon) : text.substr(colon + 1);
+    std::string why;
+    const auto t = core::parse_quantity(part, core::Quantity::Time, &why);
+    if (!t) throw io::InputError({"--vc-window", 0, 0}, i == 0 ? "FROM" : "TO", why, "'" + part + "'");
+    if (*t < 0) throw io::InputError({"--vc-window", 0, 0}, i == 0 ? "FROM" : "TO", "must be >= 0", "'" + part + "'");
+    ends[i] = *t;
+  }
+  if (!(ends[1] > ends[0])) throw io::InputError({"--vc-window", 0, 0}, "", "TO must be after FROM", "'" + text + "'");
+  return {ends[0], ends[1]};
 }
 
 // The paths --param takes: the quantities and the named values.
@@ -142,6 +164,15 @@ int cmd_run(const protocol::RunRequest& a) {
   engine::SimulationOptions options;
   options.driver = *core::enum_value<engine::Driver>(a.driver);  // CLI11 checked the name
   options.paje_file = a.paje;
+  if (!a.vc_window.empty() && a.vc_report_file.empty())
+    throw io::InputError({"--vc-window", 0, 0}, "", "is the window of --vc-report, which was not given");
+  if (!a.vc_report_file.empty()) {
+    if (options.driver != engine::Driver::Packet || !a.paje.empty())
+      throw io::InputError({"--vc-report", 0, 0}, "",
+                           "needs --driver packet (virtual channels exist only in the packet network)");
+    options.record_vcs = true;
+    if (!a.vc_window.empty()) std::tie(options.vcs_from, options.vcs_to) = vc_window(a.vc_window);
+  }
   if (auto why = engine::driver_refusal(machine, a.paje.empty() ? options.driver : engine::Driver::Reference))
     throw io::InputError({a.paje.empty() ? "--driver" : "--paje", 0, 0}, "", *why);
   const auto wall_start = std::chrono::steady_clock::now();
@@ -156,6 +187,7 @@ int cmd_run(const protocol::RunRequest& a) {
         load_wall, operations, wall, operations / wall);
   }
   if (!a.transfers_file.empty()) write_making_folder(a.transfers_file, io::transfers_csv(result));
+  if (!a.vc_report_file.empty()) write_making_folder(a.vc_report_file, io::vc_report_csv(result));
   std::optional<analysis::TrafficReport> traffic;
   // A step workload's report is made when something shows it (the printed text, --summary, --traffic),
   // not for --json alone (validate's child runs); --out writes its files only when it was asked for.

@@ -273,6 +273,12 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--transfers", run.transfers_file,
                       "also write every data movement (CSV) to this file (a streamed TI trace: one row per pair, "
                       "direction and mover, bytes summed; --expand-whole for every one)");
+  run_cmd->add_option("--vc-report", run.vc_report_file,
+                      "packet driver: also write what each virtual channel did (CSV: packets granted it, their waits "
+                      "by input port, its holding times) to this file");
+  run_cmd->add_option("--vc-window", run.vc_window,
+                      "the --vc-report's window of simulated time, FROM:TO with units (e.g. 0.4ms:2.4ms); "
+                      "default: the whole run");
   run_cmd
       ->add_option("--uncertainty", run.uncertainty,
                    "run the point N times over a Latin hypercube of the machine's parameter ranges and report each "
@@ -515,10 +521,10 @@ int main(int argc, char** argv) {
         std::cout << t3sim::protocol::argv_text(run.to_argv()) << "\n";
         return 0;
       }
-      if (run.uncertainty > 0 &&
-          (run.json || !run.out_dir.empty() || !run.paje.empty() || !run.transfers_file.empty())) {
+      if (run.uncertainty > 0 && (run.json || !run.out_dir.empty() || !run.paje.empty() ||
+                                  !run.transfers_file.empty() || !run.vc_report_file.empty())) {
         std::cerr << "t3sim run: --uncertainty reports bands (table, or --summary JSON); it writes no --out, --json, "
-                     "--paje or --transfers\n";
+                     "--paje, --transfers or --vc-report\n";
         return 2;
       }
       return cmd_run(run);

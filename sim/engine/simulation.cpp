@@ -98,13 +98,15 @@ core::RunResult interpret(const core::CostModel& cost, const core::Workload& wor
 
 // The packet driver: its own clock, no SimGrid engine.
 core::RunResult simulate_packets(const core::MachineSpec& machine, const core::SoftwareProfile& profile,
-                                 const core::Workload& workload, const core::JobPlacement& placement) {
+                                 const core::Workload& workload, const core::JobPlacement& placement,
+                                 const SimulationOptions& options) {
   if (auto why = driver_refusal(machine, Driver::Packet)) throw core::ModelError(*why);
   if (workload.has_io())
     throw core::ModelError("the packet driver has no disk model yet: run file I/O under the fast driver");
   const core::JobPlacement endpoints = machine.has_io() ? placement.with_io_nodes(machine) : placement;
   const core::CostModel cost(machine, profile, endpoints);
   core::PacketTransport transport(cost);
+  if (options.record_vcs) transport.record_vcs(options.vcs_from, options.vcs_to);
   core::PeInterpreter interpreter(cost, workload, transport);
   interpreter.start();
   transport.run();
@@ -123,6 +125,9 @@ core::RunResult simulate_packets(const core::MachineSpec& machine, const core::S
   p.mean_packet_latency_cycles = m.stats.packets_delivered > 0 ? m.mean_packet_latency_cycles : 0;
   p.packets = m.stats.packets_delivered;
   p.flits = m.stats.flits_ejected;
+  p.vc_from = m.vc_from;
+  p.vc_to = m.vc_to;
+  p.vcs = transport.network().vc_activities();
   return result;
 }
 
@@ -179,7 +184,7 @@ core::RunResult simulate(const core::MachineSpec& machine, const core::SoftwareP
     throw std::invalid_argument("placement of " + std::to_string(placement.size()) + " PEs for a workload of " +
                                 std::to_string(workload.pes));
   if (options.driver == Driver::Packet && options.paje_file.empty())
-    return simulate_packets(machine, profile, workload, placement);
+    return simulate_packets(machine, profile, workload, placement, options);
   int argc = 1;
   char name[] = "t3sim";
   char* argv[] = {name, nullptr};

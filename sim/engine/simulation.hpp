@@ -38,6 +38,11 @@ struct SimulationOptions {
   // When not empty, receives a SimGrid Paje trace of the run (link and host utilisation), viewable in
   // ViTE. A traced run always uses the reference driver (SimGrid's tracer needs SimGrid's comms).
   std::string paje_file;
+  // The packet driver records what each virtual channel does between these times (s; run
+  // --vc-report) into RunResult::packet.vcs.
+  bool record_vcs = false;
+  double vcs_from = 0;
+  double vcs_to = 1e300;
 };
 
 // Throws core::ModelError when the simulation cannot finish (a deadlock names the waiting PEs) or the

@@ -58,6 +58,8 @@ RunRequest every_field_set() {
   r.driver = "reference";
   r.transfers_file = "t.csv";
   r.traffic_file = "traffic/3.json";
+  r.vc_report_file = "vcs.csv";
+  r.vc_window = "1ms:2ms";
   r.params = {{"network.router_delay", "30ns"}, {"network.router_delay", "40ns"}};
   r.routing = "minimal_adaptive";
   r.fail = {"n0.x", "n5.y+"};
@@ -126,6 +128,8 @@ TEST(RunRequest, EveryFieldShowsInItsCommandLine) {
       [&](RunRequest& r) { r.driver = all.driver; },
       [&](RunRequest& r) { r.transfers_file = all.transfers_file; },
       [&](RunRequest& r) { r.traffic_file = all.traffic_file; },
+      [&](RunRequest& r) { r.vc_report_file = all.vc_report_file; },
+      [&](RunRequest& r) { r.vc_window = all.vc_window; },
       [&](RunRequest& r) { r.params = all.params; },
       [&](RunRequest& r) { r.routing = all.routing; },
       [&](RunRequest& r) { r.fail = all.fail; },

@@ -11,24 +11,10 @@
 
 #include "sim/core/packet/packet_network.hpp"
 #include "sim/core/support/model_error.hpp"
+#include "tests/unit/booksim_like_config.hpp"
 
 namespace t3sim::core {
 namespace {
-
-PacketConfig booksim_like(Coord dims, int packet_flits) {
-  PacketConfig c;
-  c.dims = dims;
-  c.cycle_s = 1e-9;
-  c.flit_bytes = 16;
-  c.packet_flits = packet_flits;
-  c.header_flits = 0;
-  c.vcs = 4;
-  c.vc_buffer_flits = 8;
-  c.pipeline_cycles = 4;
-  c.wire_cycles = 2;
-  c.terminal_cycles = 1;
-  return c;
-}
 
 // Runs until every message is delivered; returns the cycle each was delivered at, by id.
 std::vector<uint64_t> run_all(PacketNetwork& net, size_t messages) {

@@ -468,6 +468,7 @@ inline void PacketNetwork::inject(int node) {
     Message& m = messages_[chosen];
     s.vc_turn = vc + 1 == vcs ? 0 : vc + 1;
     const int id = packets_.take();
+    if (__builtin_expect(recorder_ != nullptr, 0)) record_made(id, node, vc);
     const int message = chosen;
     Packet& made = packets_[id];
     made = {message, flits, PacketRoute{}};
@@ -547,6 +548,7 @@ inline void PacketNetwork::route_stage(int node) {
       Packet& p = packets_[f.packet];
       const PacketHop hop = routing_.next(node, port_of[i], p.route, coin_);
       in.state = VcState::Routed;
+      if (__builtin_expect(recorder_ != nullptr, 0)) record_ask(base + i);
       left &= ~bit(b);
       ++routed;
       in.out_port = in.escape_port = static_cast<uint8_t>(hop.out_port);
@@ -820,6 +822,7 @@ inline void PacketNetwork::vc_stage(int node) {
     const int in_port = port_of[i];
     InputVc& in = inputs[i];
     const int o = out_port * vcs + vc;
+    if (__builtin_expect(recorder_ != nullptr, 0)) record_grant(base + i, in_port, base + o);
     outputs[o].owner = i;
     free_ports[out_port] &= ~bit(vc);
     va_grant[o] = static_cast<uint16_t>(i + 1 == n ? 0 : i + 1);
@@ -1045,6 +1048,8 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
     asking &= ~bit(in_vc);
     if (asking == 0) r.asking_ports &= static_cast<uint8_t>(~bit(in_port));
   }
+  if (__builtin_expect(recorder_ != nullptr, 0) && f.tail)
+    record_tail(node, in_port, in_local, out_port, out_local, f.packet, now_);
   if (f.tail) {  // the VC takes its next packet from the next cycle on (route, VC, switch: 3 cycles a packet)
     out.owner = -1;
     r.free[out_port] |= bit(out_vc);
@@ -1087,6 +1092,8 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   // Its flits cross in cycles now .. tail; each slot's credit goes back upstream as its flit leaves,
   // returned here together with the tail's (so a VC wider than the packet sees its room a few cycles late).
   const uint64_t tail = now_ + f.flits - 1;
+  if (__builtin_expect(recorder_ != nullptr, 0))
+    record_tail(node, in_port, in_local, out_port, out_port * vcs + in.out_vc, f.packet, tail);
   const Flit credits{-1, false, false, f.flits};
   if (in_port == kTerminalPort)
     schedule(tail + source_credit_delay_, EventKind::SourceCredit, node, 0, in_vc, credits);
@@ -1138,6 +1145,34 @@ std::vector<int> PacketNetwork::sources() const {
   for (int node = 0; node < config_.nodes(); ++node)
     if (sources_[static_cast<size_t>(node)].used) out.push_back(node);
   return out;
+}
+
+void PacketNetwork::record_vcs(uint64_t from, uint64_t to) {
+  const int max_hops = config_.dims[0] / 2 + config_.dims[1] / 2 + config_.dims[2] / 2;
+  recorder_ = std::make_unique<VcRecorder>(config_.nodes(), kRouterPorts, config_.vcs, max_hops, from, to);
+}
+
+std::vector<VcActivity> PacketNetwork::vc_activities() const {
+  return recorder_ ? recorder_->activities(kRouterPorts, config_.vcs) : std::vector<VcActivity>{};
+}
+
+void PacketNetwork::record_made(int packet, int node, int vc) { recorder_->made(packet, node, vc, now_); }
+
+void PacketNetwork::record_ask(int input) { recorder_->asks(input, now_ + 1); }
+
+void PacketNetwork::record_grant(int input, int in_port, int output) {
+  const InputVc& in = inputs_[static_cast<size_t>(input)];
+  const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
+  recorder_->granted(buffers_[static_cast<size_t>(input) * cap + in.first].packet, input, in_port, output, now_);
+}
+
+void PacketNetwork::record_tail(int node, int in_port, int in_local, int out_port, int out_local, int packet,
+                                uint64_t tail) {
+  // What it came by is free again once the tail's credit is back upstream (or at the node).
+  const bool injected = in_port == kTerminalPort;
+  const int upstream = injected ? -1 : routing_.neighbor(node, in_port ^ 1) * vcs_per_router_ + in_local;
+  const int eject = out_port == kTerminalPort ? node * vcs_per_router_ + out_local : -1;
+  recorder_->tail_left(packet, upstream, eject, tail, tail + (injected ? source_credit_delay_ : credit_delay_));
 }
 
 void PacketNetwork::finish() {

@@ -35,12 +35,14 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "sim/core/packet/packet_config.hpp"
 #include "sim/core/packet/packet_routing.hpp"
+#include "sim/core/packet/vc_recorder.hpp"
 #include "sim/core/support/slot_pool.hpp"
 
 namespace t3sim::core {
@@ -102,6 +104,10 @@ class PacketNetwork {
   // Marks the periods up to now() in which a source had nothing to inject (call once the run is over).
   void finish();
   const PacketConfig& config() const { return config_; }
+  // Records what each virtual channel does in cycles [from, to) (run --vc-report; vc_recorder.hpp).
+  void record_vcs(uint64_t from, uint64_t to);
+  // What record_vcs recorded (empty without it).
+  std::vector<VcActivity> vc_activities() const;
 
  private:
   // Draining: whole-packet events only, from the packet's crossing until its tail has crossed (Release).
@@ -392,6 +398,16 @@ class PacketNetwork {
   std::vector<int8_t> in_hold_, out_hold_;
   std::vector<uint64_t> in_free_, out_free_;
   Stats stats_;
+  std::unique_ptr<VcRecorder> recorder_;  // record_vcs()
+  // The recorder's hooks, kept out of the stages' code (cold, never inlined: a run that records nothing
+  // pays one test each). A packet made on a node's injection VC; input VC `input` (global index) asking
+  // from the next cycle; granted output VC `output` (global); the tail of `packet` leaving input VC
+  // (in_port, in_local) of `node` for out_port at cycle `tail`.
+  [[gnu::cold, gnu::noinline]] void record_made(int packet, int node, int vc);
+  [[gnu::cold, gnu::noinline]] void record_ask(int input);
+  [[gnu::cold, gnu::noinline]] void record_grant(int input, int in_port, int output);
+  [[gnu::cold, gnu::noinline]] void record_tail(int node, int in_port, int in_local, int out_port, int out_local,
+                                                int packet, uint64_t tail);
 };
 
 }  // namespace t3sim::core

@@ -89,8 +89,22 @@ void PacketTransport::run() {
   network_.finish();
 }
 
+void PacketTransport::record_vcs(double from_s, double to_s) {
+  // Whole cycles inside [from_s, to_s); a window past the clock's range records to the end.
+  const double cycle = network_.config().cycle_s;
+  const auto cycles = [&](double t) {
+    const double c = std::ceil(t / cycle - 1e-9);
+    return c >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(std::max(0.0, c));
+  };
+  vc_from_ = cycles(from_s);
+  vc_to_ = cycles(to_s);
+  network_.record_vcs(vc_from_, vc_to_);
+}
+
 PacketMeasure PacketTransport::measure() {
   PacketMeasure m;
+  m.vc_from = vc_from_;
+  m.vc_to = vc_to_;
   m.cycles = network_.now();
   m.cycle_s = network_.config().cycle_s;
   m.stats = network_.stats();

@@ -31,6 +31,7 @@ struct PacketMeasure {
   double accepted_flits_per_cycle_min = std::numeric_limits<double>::quiet_NaN();  // the slowest source's
   double mean_packet_latency_cycles = std::numeric_limits<double>::quiet_NaN();    // message arrival to last flit
   PacketNetwork::Stats stats;
+  uint64_t vc_from = 0, vc_to = 0;  // cycles: the window record_vcs was given (empty: none)
 };
 
 class PacketTransport : public Transport {
@@ -49,6 +50,8 @@ class PacketTransport : public Transport {
   // With a reply network (network.virtual_networks 2) a put's acknowledgement is a reply packet.
   bool acknowledges_with_packets() const override { return network_.config().virtual_networks == 2; }
 
+  // Records what each virtual channel does from `from_s` to `to_s` (s; network().vc_activities()).
+  void record_vcs(double from_s, double to_s);
   // Runs every event and cycle until none is left.
   void run();
   PacketMeasure measure();
@@ -67,6 +70,7 @@ class PacketTransport : public Transport {
   std::vector<int> put_pacers_, get_pacers_, mpi_pacers_;  // by PE; -1 until made
   std::array<double, kFlowKinds> caps_;                    // by FlowKind: the PE rate that paces it (bytes/s)
   double time_ = 0;
+  uint64_t vc_from_ = 0, vc_to_ = 0;
 };
 
 }  // namespace t3sim::core

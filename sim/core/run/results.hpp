@@ -1,5 +1,7 @@
 // What a run produced: one record per operation, in the order operations were issued.
 #pragma once
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,22 @@ struct IoStats {
 
 // What the packet driver measured (sim/core/packet/packet_transport.hpp): BookSim's throughput figures
 // over the sample periods after the warm-up in which every source was backlogged.
+// One virtual channel's activity in a packet run's recorded window (run --vc-report;
+// core/packet/vc_recorder.hpp says what each figure measures). port 0-5: an output VC of a torus link
+// (Torus::link_id's direction), 6: the ejection into the node; injection: the node's injection VC vc.
+struct VcActivity {
+  int node = 0, port = 0, vc = 0;
+  bool injection = false;
+  uint64_t packets = 0;     // granted it in the window (injection: made on it)
+  double wait_sum = 0;      // cycles, over those packets: from the cycle their input VC asked to the grant
+  uint64_t held = 0;        // packets whose holding time ended (granted in the window)
+  double hold_sum = 0;      // cycles, over those: from the grant to the cycle it could be granted again
+  double hold_squares = 0;  // cycles^2
+  std::array<uint64_t, 7> packets_from{};  // by the input port they came through (0-5: the direction of the link it
+                                           // came over, 6: injection)
+  std::array<double, 7> wait_from{};       // cycles, their waits
+};
+
 struct PacketRunStats {
   bool present = false;  // the run used the packet driver
   double cycle_s = 0;
@@ -67,6 +85,8 @@ struct PacketRunStats {
   double mean_packet_latency_cycles = 0;      // from a message's arrival to each of its packets' last flit
   uint64_t packets = 0;
   uint64_t flits = 0;
+  uint64_t vc_from = 0, vc_to = 0;  // cycles: the window vcs was recorded over (run --vc-report)
+  std::vector<VcActivity> vcs;      // the VCs with any activity in it, by node, injection last, port, vc
 };
 
 struct RunResult {
