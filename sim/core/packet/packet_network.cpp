@@ -16,11 +16,12 @@ constexpr int kUnlimitedCredits = std::numeric_limits<int>::max() / 2;  // the e
 
 uint64_t bit(int i) { return uint64_t{1} << i; }
 
-// The lowest set bit of `mask` at or after `start`, wrapping round to the lowest set bit (mask != 0):
-// a round-robin pick over a bitmask.
-int first_from(uint64_t mask, int start) {
-  const uint64_t after = mask >> start;
-  return after != 0 ? start + __builtin_ctzll(after) : __builtin_ctzll(mask);
+// The lowest set bit of `mask` after bit `last`, wrapping round to the lowest set bit (mask != 0, no bit
+// of it above the round's last): a round-robin pick over a bitmask. The allocators keep each pointer as
+// the one it last served, so moving a pointer is a plain store (no wrap to work out at every grant).
+int first_after(uint64_t mask, int last) {
+  const uint64_t after = (mask >> last) >> 1;
+  return after != 0 ? last + 1 + __builtin_ctzll(after) : __builtin_ctzll(mask);
 }
 
 }  // namespace
@@ -51,7 +52,12 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
     waiters_.assign(inputs_.size(), 0);
   }
   routers_.resize(static_cast<size_t>(n));
-  for (Router& r : routers_) std::fill(std::begin(r.free), std::end(r.free), v == 64 ? ~uint64_t{0} : bit(v) - 1);
+  for (Router& r : routers_) {
+    std::fill(std::begin(r.free), std::end(r.free), v == 64 ? ~uint64_t{0} : bit(v) - 1);
+    std::fill(std::begin(r.sa_grant), std::end(r.sa_grant), kRouterPorts - 1);  // (each round starts at 0)
+    std::fill(std::begin(r.sa_accept), std::end(r.sa_accept), kRouterPorts - 1);
+    std::fill(std::begin(r.sa_vc), std::end(r.sa_vc), v - 1);
+  }
   sources_.resize(static_cast<size_t>(n));
   source_wait_.assign(static_cast<size_t>(n), 0);
   for (Source& s : sources_) s.credits.assign(static_cast<size_t>(v), config.vc_buffer_flits);
@@ -77,8 +83,9 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
   wheel_.resize(slots);
   wheel_mask_ = slots - 1;
-  va_grant_.assign(inputs_.size(), 0);
-  va_accept_.assign(inputs_.size(), 0);
+  // (The last served before the first grant: the round starts at 0.)
+  va_grant_.assign(inputs_.size(), static_cast<uint16_t>(vcs_per_router_ - 1));
+  va_accept_.assign(inputs_.size(), static_cast<uint16_t>(v - 1));
   in_hold_.assign(static_cast<size_t>(n * kRouterPorts), -1);
   out_hold_.assign(static_cast<size_t>(n * kRouterPorts), -1);
   in_free_.assign(static_cast<size_t>(n * kRouterPorts), 0);
@@ -139,8 +146,12 @@ void PacketNetwork::skip_to(uint64_t cycle) {
 }
 
 void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit) {
+  push(wheel_[cycle & wheel_mask_], kind, node, port, local, flit);
+}
+
+inline void PacketNetwork::push(std::vector<Event>& slot, EventKind kind, int node, int port, int local, Flit flit) {
   // Filled in place: a temporary copied in whole after byte-wide stores stalls the copy.
-  Event& e = wheel_[cycle & wheel_mask_].emplace_back();
+  Event& e = slot.emplace_back();
   e.kind = kind;
   e.port = static_cast<uint8_t>(port);
   e.local = static_cast<uint16_t>(local);
@@ -228,6 +239,9 @@ void PacketNetwork::step() {
       arrive(e);
   }
   due.clear();
+  // This cycle's send() targets, found once (a flit's crossing schedules two events).
+  const auto slot = [&](uint64_t delay) { return &wheel_[(now_ + delay) & wheel_mask_]; };
+  sends_ = {slot(credit_delay_), slot(source_credit_delay_), slot(hop_delay_), slot(eject_delay_)};
 
   for (size_t i = 0; i < active_sources_.size();) {
     const int node = active_sources_[i];
@@ -822,8 +836,8 @@ inline void PacketNetwork::vc_stage(int node) {
     const int o = out_port * vcs + vc;
     outputs[o].owner = i;
     free_ports[out_port] &= ~bit(vc);
-    va_grant[o] = static_cast<uint16_t>(i + 1 == n ? 0 : i + 1);
-    va_accept[i] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
+    va_grant[o] = static_cast<uint16_t>(i);
+    va_accept[i] = static_cast<uint16_t>(vc);
     in.out_vc = static_cast<int16_t>(vc);
     in.state = VcState::Active;
     active_out[i] = static_cast<uint8_t>(out_port);
@@ -871,7 +885,7 @@ inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint6
     asked |= w;
   }
   if (contested == 0) {  // every requester is granted all it asks for
-    for (int r = 0; r < count; ++r) accepted_vc[r] = first_from(opens[r], va_accept[requesters[r]]);
+    for (int r = 0; r < count; ++r) accepted_vc[r] = first_after(opens[r], va_accept[requesters[r]]);
     return;
   }
   uint64_t asking[64];   // per contested output VC, the requesters asking for it (bit: local index)
@@ -884,13 +898,13 @@ inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint6
   }
   for (uint64_t c = contested; c != 0; c &= c - 1) {
     const int o = __builtin_ctzll(c);
-    granted[first_from(asking[o], va_grant[o])] |= bit(o);
+    granted[first_after(asking[o], va_grant[o])] |= bit(o);
   }
   // Accept: each requester takes, of the output VCs granted it, the one nearest at or after its pointer.
   for (int r = 0; r < count; ++r) {
     const int i = requesters[r];
     const uint64_t mine = granted[i] >> (out_ports[r] * vcs);
-    accepted_vc[r] = mine != 0 ? first_from(mine, va_accept[i]) : -1;
+    accepted_vc[r] = mine != 0 ? first_after(mine, va_accept[i]) : -1;
   }
 }
 
@@ -909,7 +923,7 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
     const int first = out_ports[r] * vcs;
     for (uint64_t f = opens[r]; f != 0; f &= f - 1) {
       const int o = first + __builtin_ctzll(f);
-      int distance = i - va_grant_[static_cast<size_t>(base + o)];
+      int distance = i - va_grant_[static_cast<size_t>(base + o)] - 1;
       if (distance < 0) distance += n;
       if (best[o] < 0 || distance < best_distance[o]) best[o] = i, best_distance[o] = distance;
     }
@@ -920,7 +934,7 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
     uint64_t mine = 0;
     for (uint64_t f = opens[r]; f != 0; f &= f - 1)
       if (best[first + __builtin_ctzll(f)] == i) mine |= bit(__builtin_ctzll(f));
-    accepted_vc[r] = mine != 0 ? first_from(mine, va_accept_[static_cast<size_t>(base + i)]) : -1;
+    accepted_vc[r] = mine != 0 ? first_after(mine, va_accept_[static_cast<size_t>(base + i)]) : -1;
   }
 }
 
@@ -973,8 +987,8 @@ inline void PacketNetwork::switch_stage(int node) {
       if (mask != 0) ask(__builtin_ctzll(mask));
       continue;
     }
-    // The VCs from the pointer on, then those before it.
-    const uint64_t before = bit(sa_vc[port]) - 1;
+    // The VCs after the last served, then those up to it.
+    const uint64_t before = (bit(sa_vc[port]) << 1) - 1;  // (up to the last served)
     for (uint64_t m = mask & ~before; m != 0; m &= m - 1) ask(__builtin_ctzll(m));
     for (uint64_t m = mask & before; m != 0; m &= m - 1) ask(__builtin_ctzll(m));
   }
@@ -984,7 +998,7 @@ inline void PacketNetwork::switch_stage(int node) {
   unsigned granted = 0;               // the input ports granted something
   for (unsigned m = requested; m != 0; m &= m - 1) {
     const int o = __builtin_ctz(m);
-    const int port = first_from(requests[o], sa_grant[o]);
+    const int port = first_after(requests[o], sa_grant[o]);
     grants[port] |= static_cast<uint8_t>(bit(o));
     granted |= static_cast<unsigned>(bit(port));
   }
@@ -994,11 +1008,11 @@ inline void PacketNetwork::switch_stage(int node) {
   int sent = 0;  // flits sent (flit by flit: send() leaves the router's counts of flits to this)
   for (unsigned m = granted; m != 0; m &= m - 1) {
     const int port = __builtin_ctz(m);
-    const int o = first_from(grants[port], sa_accept[port]);
+    const int o = first_after(grants[port], sa_accept[port]);
     const int vc = request_vc[port][o];
-    sa_grant[o] = static_cast<uint8_t>(port + 1 == kRouterPorts ? 0 : port + 1);
-    sa_accept[port] = static_cast<uint8_t>(o + 1 == kRouterPorts ? 0 : o + 1);
-    sa_vc[port] = static_cast<uint8_t>(vc + 1 == vcs ? 0 : vc + 1);
+    sa_grant[o] = static_cast<uint8_t>(port);
+    sa_accept[port] = static_cast<uint8_t>(o);
+    sa_vc[port] = static_cast<uint8_t>(vc);
     if (whole) {
       send_packet(node, port, vc, o);
     } else {
@@ -1025,9 +1039,9 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
   --in.count;
   // The freed slot's credit goes back upstream over the wire the flit came by.
   if (in_port == kTerminalPort)
-    schedule(now_ + source_credit_delay_, EventKind::SourceCredit, node, 0, in_vc);
+    push(*sends_.source_credit, EventKind::SourceCredit, node, 0, in_vc);
   else
-    schedule(now_ + credit_delay_, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_local);
+    push(*sends_.credit, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_local);
   const int out_vc = in.out_vc;
   const int out_local = out_port * vcs + out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
@@ -1064,11 +1078,11 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
     }
   }
   if (out_port == kTerminalPort) {
-    schedule(now_ + eject_delay_, EventKind::Eject, node, 0, 0, f);
+    push(*sends_.eject, EventKind::Eject, node, 0, 0, f);
     return;
   }
   ++stats_.flit_hops;
-  schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_local, f);
+  push(*sends_.hop, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_local, f);
 }
 
 void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) {

@@ -200,6 +200,9 @@ class PacketNetwork {
     return set[static_cast<size_t>(node * vc_words_ + (local >> 6))];
   }
   void schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit = Flit{-1, false, false, 1});
+  // schedule() into the wheel's slot of its cycle, found by the caller (send() has its slots found once a cycle).
+  [[gnu::always_inline]] inline void push(std::vector<Event>& slot, EventKind kind, int node, int port, int local,
+                                          Flit flit = Flit{-1, false, false, 1});
   [[gnu::always_inline]] inline void arrive(const Event& e);  // (the rarer events: ejections, source credits, releases)
   // A Flit event, a Credit event: nearly every event, so kept in step()'s loop (not arrive()'s switch).
   [[gnu::always_inline]] inline void arrive_flit(const Event& e);
@@ -329,7 +332,8 @@ class PacketNetwork {
     uint64_t closed_local = 0;
     uint64_t waited = 0;
     int closed_wake = std::numeric_limits<int>::max();
-    // Switch allocation's round-robin pointers: per output port, input port, input port.
+    // Switch allocation's round-robin pointers, each the one last served (the round goes on after it):
+    // per output port, the input port; per input port, the output port and the VC.
     uint8_t sa_grant[kRouterPorts] = {}, sa_accept[kRouterPorts] = {}, sa_vc[kRouterPorts] = {};
     // Per input port, bit vc: the active VCs with a flit and a credit for it (asking for the switch).
     uint64_t asking[kRouterPorts] = {};
@@ -379,13 +383,18 @@ class PacketNetwork {
   // or the terminal channel to the node), its arrival at the next router (the rest of the pipeline and
   // the wire) or at its node (the pipeline and the terminal channel).
   uint64_t credit_delay_ = 0, source_credit_delay_ = 0, hop_delay_ = 0, eject_delay_ = 0;
+  // The wheel's slots of those delays from the cycle being stepped (set by step()).
+  struct {
+    std::vector<Event>*credit, *source_credit, *hop, *eject;
+  } sends_ = {};
   uint64_t pending_events_ = 0;  // events on the wheel (counted at the end of step())
   std::vector<int> delivered_;
   std::vector<std::vector<uint64_t>> ejected_;  // per node, per period
   std::vector<char> dry_;                       // per period
-  // Router-local VC allocator state, by router.
-  std::vector<uint16_t> va_grant_;   // per output VC: the next input VC to favour
-  std::vector<uint16_t> va_accept_;  // per input VC: the next output VC to favour
+  // Router-local VC allocator state, by router: round-robin pointers, each the one last served (the
+  // round goes on after it).
+  std::vector<uint16_t> va_grant_;   // per output VC: the input VC it was last granted to
+  std::vector<uint16_t> va_accept_;  // per input VC: the output VC (of its port) it last took
   // Held switch ports (hold_switch), by router x 7 + port. Flit by flit: the VC holding an input port and
   // the input port holding an output port (-1: none). Whole-packet events: the cycle each input and
   // output port is free again.
