@@ -657,7 +657,8 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
 }
 
 template <bool kEscapeWormhole>
-inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports) {
+inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* wants, uint8_t* out_ports,
+                                              uint64_t& contested) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
   // Output VCs freed or gaining credits while free since the last call: a closed VC waiting on none of
@@ -673,6 +674,8 @@ inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_
   const uint64_t* free_ports = r.free;
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
   const bool simple = config_.switching != Switching::CutThrough;  // (and, per VC, no adaptive choice)
+  const int vcs = config_.vcs;
+  uint64_t asked = 0;  // the output VCs asked for
   int count = 0;
   for (uint64_t m = routed & ~(closed & ~reopened); m != 0; m &= m - 1) {
     const int i = __builtin_ctzll(m);
@@ -695,7 +698,10 @@ inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_
       }
     }
     if (closed & bit(i)) reopen_closed(node, i);
-    opens[count] = open;
+    const uint64_t w = open << (in.out_port * vcs);
+    contested |= asked & w;
+    asked |= w;
+    wants[count] = w;
     out_ports[count] = in.out_port;
     requesters[count++] = i;
   }
@@ -786,21 +792,24 @@ inline void PacketNetwork::vc_stage(int node) {
   const int vcs = config_.vcs;
   const int n = vcs_per_router_;
   // The input VCs asking for an output VC this cycle, in ascending order, with the output VCs of their
-  // port each could be granted and that port.
+  // port each could be granted (a router of at most 64 VCs: router-local, bit out_port x vcs + vc) and
+  // that port.
   int requesters[kMaxRouterVcs];
   uint64_t opens[kMaxRouterVcs];
   uint8_t out_ports[kMaxRouterVcs];
+  uint64_t contested = 0;  // a router of at most 64 VCs: the output VCs more than one requester asks for
   // What the VCs that can be granted none wait for: the output VCs they look at (wait_bit) and the
   // fewest credits one of them needs of a free VC.
   int wake = std::numeric_limits<int>::max();
   uint64_t waits = 0;
   int count = 0;
   if (indexed_) {
-    count = vc_requests_indexed<kEscapeWormhole>(node, requesters, opens, out_ports);
+    count = vc_requests_indexed<kEscapeWormhole>(node, requesters, opens, out_ports, contested);
     wake = r.closed_wake;
     waits = r.waited;
   } else {
     count = vc_requests_scanned(node, requesters, opens, out_ports, wake, waits);
+    if (n <= 64) contested = to_router_local(opens, out_ports, count);
   }
   if (count == 0) {
     // Nothing can change for these VCs until one is routed, an output VC is freed or a free one gains
@@ -808,11 +817,6 @@ inline void PacketNetwork::vc_stage(int node) {
     block_vc_allocation(node, wake, waits);
     return;
   }
-  int accepted_vc[kMaxRouterVcs];  // per requester, the output VC it took (-1: none)
-  if (n <= 64)
-    vc_grant(node, requesters, opens, out_ports, count, accepted_vc);
-  else
-    vc_grant_wide(node, requesters, opens, out_ports, count, accepted_vc);
   // The router's records, reached once (byte-wide stores below would make the compiler reload each
   // vector's data pointer at every access).
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
@@ -826,11 +830,8 @@ inline void PacketNetwork::vc_stage(int node) {
   unsigned asking_now = 0;  // input ports with a VC asking for the switch from these grants
   int accepted = 0;
   uint64_t taken = 0;  // a router of at most 64 VCs: the requesters granted one (routed_'s word, cleared once)
-  for (int r = 0; r < count; ++r) {
-    const int vc = accepted_vc[r];
-    if (vc < 0) continue;
-    const int i = requesters[r];
-    const int out_port = out_ports[r];
+  // Input VC i takes output VC vc of out_port.
+  const auto take = [&](int i, int out_port, int vc) {
     const int in_port = port_of[i];
     InputVc& in = inputs[i];
     const int o = out_port * vcs + vc;
@@ -852,6 +853,24 @@ inline void PacketNetwork::vc_stage(int node) {
     else
       routed_words[i >> 6] &= ~bit(i & 63);
     ++accepted;
+  };
+  if (n <= 64) {
+    // One iSLIP iteration as bitmasks. Grant: an output VC only one requester asks for goes to it, a
+    // contested one by round-robin (vc_grant); accept, taken here: each requester takes, of the output
+    // VCs granted it (all on its own port), the first after the one it last took.
+    uint64_t granted[64];  // contested: per requester (local index), the output VCs granted it
+    if (contested != 0) vc_grant(node, requesters, opens, count, contested, granted);
+    for (int q = 0; q < count; ++q) {
+      const int i = requesters[q];
+      const int out_port = out_ports[q];
+      const uint64_t mine = (contested == 0 ? opens[q] : granted[i]) >> (out_port * vcs);
+      if (mine != 0) take(i, out_port, first_after(mine, va_accept[i]));
+    }
+  } else {
+    int accepted_vc[kMaxRouterVcs];  // per requester, the output VC it took (-1: none)
+    vc_grant_wide(node, requesters, opens, out_ports, count, accepted_vc);
+    for (int q = 0; q < count; ++q)
+      if (accepted_vc[q] >= 0) take(requesters[q], out_ports[q], accepted_vc[q]);
   }
   routed_words[0] &= ~taken;
   if (accepted > 0) {
@@ -866,52 +885,38 @@ inline void PacketNetwork::vc_stage(int node) {
   }
 }
 
-inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports,
-                                    int count, int* accepted_vc) {
-  const int base = node * vcs_per_router_;
-  const int vcs = config_.vcs;
-  const uint16_t* va_grant = &va_grant_[static_cast<size_t>(base)];
-  const uint16_t* va_accept = &va_accept_[static_cast<size_t>(base)];
-  // Grant: each output VC asked for (bit: its router-local index) to the requester nearest at or after
-  // its round-robin pointer; a requester's grants are all on its own port. An output VC only one
-  // requester asks for goes to it: only the contested ones need the round-robin.
-  uint64_t wants[64];      // per requester, the output VCs it asks for (router-local)
-  uint64_t asked = 0;      // the output VCs asked for
-  uint64_t contested = 0;  // ... by more than one requester
-  for (int r = 0; r < count; ++r) {
-    const uint64_t w = opens[r] << (out_ports[r] * vcs);
-    wants[r] = w;
-    contested |= asked & w;
-    asked |= w;
+uint64_t PacketNetwork::to_router_local(uint64_t* opens, const uint8_t* out_ports, int count) const {
+  uint64_t asked = 0, contested = 0;
+  for (int q = 0; q < count; ++q) {
+    opens[q] <<= out_ports[q] * config_.vcs;
+    contested |= asked & opens[q];
+    asked |= opens[q];
   }
-  if (contested == 0) {  // every requester is granted all it asks for
-    for (int r = 0; r < count; ++r) accepted_vc[r] = first_after(opens[r], va_accept[requesters[r]]);
-    return;
-  }
-  uint64_t asking[64];   // per contested output VC, the requesters asking for it (bit: local index)
-  uint64_t granted[64];  // per requester (local index), the output VCs granted it
+  return contested;
+}
+
+inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* wants, int count,
+                                    uint64_t contested, uint64_t* granted) {
+  // Each contested output VC to the requester nearest after the one it was last granted to; the
+  // others to their one requester.
+  const uint16_t* va_grant = &va_grant_[static_cast<size_t>(node * vcs_per_router_)];
+  uint64_t asking[64];  // per contested output VC, the requesters asking for it (bit: local index)
   for (uint64_t c = contested; c != 0; c &= c - 1) asking[__builtin_ctzll(c)] = 0;
-  for (int r = 0; r < count; ++r) {
-    const int i = requesters[r];
-    granted[i] = wants[r] & ~contested;
-    for (uint64_t f = wants[r] & contested; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
+  for (int q = 0; q < count; ++q) {
+    const int i = requesters[q];
+    granted[i] = wants[q] & ~contested;
+    for (uint64_t f = wants[q] & contested; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
   }
   for (uint64_t c = contested; c != 0; c &= c - 1) {
     const int o = __builtin_ctzll(c);
     granted[first_after(asking[o], va_grant[o])] |= bit(o);
   }
-  // Accept: each requester takes, of the output VCs granted it, the one nearest at or after its pointer.
-  for (int r = 0; r < count; ++r) {
-    const int i = requesters[r];
-    const uint64_t mine = granted[i] >> (out_ports[r] * vcs);
-    accepted_vc[r] = mine != 0 ? first_after(mine, va_accept[i]) : -1;
-  }
 }
 
 void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports,
                                   int count, int* accepted_vc) {
-  // As vc_grant, for more requesters than a word holds: per output VC, the requester at the least
-  // distance after its pointer.
+  // One iSLIP iteration, for more VCs than a word holds: per output VC, the requester at the least
+  // distance after its pointer; per requester, the first granted it after its own.
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   const int n = vcs_per_router_;

@@ -218,13 +218,15 @@ class PacketNetwork {
   template <bool kEscapeWormhole>
   [[gnu::always_inline]] inline void vc_stage(int node);
   // VC allocation's requests: the routed input VCs that could be granted an output VC now (local
-  // indices, ascending, with the output VCs of its port each could be granted, and that port). Every
+  // indices, ascending, with the output VCs of its port each could be granted, and that port; indexed,
+  // those VCs router-local, with the ones more than one asks for in `contested`). Every
   // routed VC may ask: it was routed in an earlier cycle, as a router's visit routes after its VC
   // allocation.
   // Indexed (a router of at most 64 VCs): only the routed VCs not closed, or closed on an output VC that
   // changed, are looked at. Scanned: every routed VC's closed_ entry is; it adds the closed VCs' waits.
   template <bool kEscapeWormhole>
-  [[gnu::always_inline]] inline int vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports);
+  [[gnu::always_inline]] inline int vc_requests_indexed(int node, int* requesters, uint64_t* wants, uint8_t* out_ports,
+                                                        uint64_t& contested);
   int vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, int& wake, uint64_t& waits);
   // Input VC `local` found no output VC it could be granted and waits for `waits` (wait_bit), needing
   // `wake` credits of a free one (waits 0: not closed). close_vc and reopen_vc keep the index.
@@ -238,10 +240,14 @@ class PacketNetwork {
   // What routed VC `in` waits on when it can be granted none (wait_bit: its escape VCs and, under
   // adaptive routing, the adaptive VC of every productive port).
   uint64_t waits_of(const InputVc& in) const;
-  // VC allocation's grant and accept over `count` requesters with their open output VCs: one iSLIP
-  // iteration as bitmasks (a router of at most 64 VCs), or by comparing distances (a wider one).
-  [[gnu::always_inline]] inline void vc_grant(int node, const int* requesters, const uint64_t* opens,
-                                              const uint8_t* out_ports, int count, int* accepted_by);
+  // The scanned requests' open VCs made router-local (as the indexed ones are); returns the contested ones.
+  uint64_t to_router_local(uint64_t* opens, const uint8_t* out_ports, int count) const;
+  // VC allocation's grant where some output VCs are contested (a router of at most 64 VCs; vc_stage
+  // accepts): per requester (local index), the output VCs (router-local) granted it.
+  [[gnu::always_inline]] inline void vc_grant(int node, const int* requesters, const uint64_t* wants, int count,
+                                              uint64_t contested, uint64_t* granted);
+  // VC allocation's grant and accept for a router of more than 64 VCs, by comparing distances: per
+  // requester, the output VC of its port it took (-1: none).
   void vc_grant_wide(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports, int count,
                      int* accepted_by);
   // Output VC (out_port, out_vc) is free again: wakes VC allocation if it waits on it.
