@@ -1010,6 +1010,7 @@ inline void PacketNetwork::switch_stage(int node) {
   if (granted == 0) return;
   acted_ = true;
   last_move_ = now_;
+  const int* neighbors = routing_.neighbors(node);  // (found once for the flits sent)
   int sent = 0;  // flits sent (flit by flit: send() leaves the router's counts of flits to this)
   for (unsigned m = granted; m != 0; m &= m - 1) {
     const int port = __builtin_ctz(m);
@@ -1021,7 +1022,7 @@ inline void PacketNetwork::switch_stage(int node) {
     if (whole) {
       send_packet(node, port, vc, o);
     } else {
-      send<kHeld>(node, port, vc, o);
+      send<kHeld>(node, neighbors, port, vc, o);
       ++sent;
     }
   }
@@ -1030,7 +1031,7 @@ inline void PacketNetwork::switch_stage(int node) {
 }
 
 template <bool kHeld>
-inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
+inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int in_vc, int out_port) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
@@ -1046,7 +1047,7 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
   if (in_port == kTerminalPort)
     push(*sends_.source_credit, EventKind::SourceCredit, node, 0, in_vc);
   else
-    push(*sends_.credit, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_local);
+    push(*sends_.credit, EventKind::Credit, neighbors[in_port ^ 1], in_port, in_local);
   const int out_vc = in.out_vc;
   const int out_local = out_port * vcs + out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
@@ -1087,7 +1088,7 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
     return;
   }
   ++stats_.flit_hops;
-  push(*sends_.hop, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_local, f);
+  push(*sends_.hop, EventKind::Flit, neighbors[out_port], out_port, out_local, f);
 }
 
 void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) {

@@ -187,6 +187,7 @@ class PacketNetwork {
   // packet's tail has now crossed: its output VC and both switch ports are free again. Kept apart, not as one index, so
   // arriving costs no division.
   struct Event {
+    Event() {}  // (not zeroed: push() sets every field)
     EventKind kind;
     uint8_t port;
     uint16_t local;  // the VC's router-local index (port x vcs + vc); SourceCredit: the VC
@@ -263,9 +264,9 @@ class PacketNetwork {
   template <bool kHeld>
   [[gnu::always_inline]] inline void switch_stage(int node);
   // Moves the head flit of input VC (in_port, in_vc) across the switch to out_port (switch_stage counts
-  // the flits that leave the router and marks it acted).
+  // the flits that leave the router and marks it acted); `neighbors`: the router's, by port.
   template <bool kHeld>
-  [[gnu::always_inline]] inline void send(int node, int in_port, int in_vc, int out_port);
+  [[gnu::always_inline]] inline void send(int node, const int* neighbors, int in_port, int in_vc, int out_port);
   // Whole-packet events: the packet at the head of input VC (in_port, in_vc) crosses to out_port, its
   // flits one a cycle from now on; the ports are held until they have (a Release event).
   void send_packet(int node, int in_port, int in_vc, int out_port);
