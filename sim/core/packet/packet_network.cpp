@@ -16,9 +16,9 @@ constexpr int kUnlimitedCredits = std::numeric_limits<int>::max() / 2;  // the e
 
 uint64_t bit(int i) { return uint64_t{1} << i; }
 
-// The lowest set bit of `mask` after bit `last`, wrapping round to the lowest set bit (mask != 0, no bit
-// of it above the round's last): a round-robin pick over a bitmask. The allocators keep each pointer as
-// the one it last served, so moving a pointer is a plain store (no wrap to work out at every grant).
+// The lowest set bit of `mask` after bit `last`, else (wrapping round) its lowest set bit (mask != 0): a
+// round-robin pick over a bitmask. The allocators keep each pointer as the one it last served, so moving
+// a pointer is a plain store (no wrap to work out at every grant). (Two shifts: `last` may be 63.)
 int first_after(uint64_t mask, int last) {
   const uint64_t after = (mask >> last) >> 1;
   return after != 0 ? last + 1 + __builtin_ctzll(after) : __builtin_ctzll(mask);
