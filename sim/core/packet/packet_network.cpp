@@ -16,11 +16,12 @@ constexpr int kUnlimitedCredits = std::numeric_limits<int>::max() / 2;  // the e
 
 uint64_t bit(int i) { return uint64_t{1} << i; }
 
-// The lowest set bit of `mask` at or after `start`, wrapping round to the lowest set bit (mask != 0):
-// a round-robin pick over a bitmask.
-int first_from(uint64_t mask, int start) {
-  const uint64_t after = mask >> start;
-  return after != 0 ? start + __builtin_ctzll(after) : __builtin_ctzll(mask);
+// The lowest set bit of `mask` after bit `last`, else (wrapping round) its lowest set bit (mask != 0): a
+// round-robin pick over a bitmask. The allocators keep each pointer as the one it last served, so moving
+// a pointer is a plain store (no wrap to work out at every grant). (Two shifts: `last` may be 63.)
+int first_after(uint64_t mask, int last) {
+  const uint64_t after = (mask >> last) >> 1;
+  return after != 0 ? last + 1 + __builtin_ctzll(after) : __builtin_ctzll(mask);
 }
 
 }  // namespace
@@ -51,7 +52,12 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
     waiters_.assign(inputs_.size(), 0);
   }
   routers_.resize(static_cast<size_t>(n));
-  for (Router& r : routers_) std::fill(std::begin(r.free), std::end(r.free), v == 64 ? ~uint64_t{0} : bit(v) - 1);
+  for (Router& r : routers_) {
+    std::fill(std::begin(r.free), std::end(r.free), v == 64 ? ~uint64_t{0} : bit(v) - 1);
+    std::fill(std::begin(r.sa_grant), std::end(r.sa_grant), kRouterPorts - 1);  // (each round starts at 0)
+    std::fill(std::begin(r.sa_accept), std::end(r.sa_accept), kRouterPorts - 1);
+    std::fill(std::begin(r.sa_vc), std::end(r.sa_vc), v - 1);
+  }
   sources_.resize(static_cast<size_t>(n));
   source_wait_.assign(static_cast<size_t>(n), 0);
   for (Source& s : sources_) s.credits.assign(static_cast<size_t>(v), config.vc_buffer_flits);
@@ -77,8 +83,9 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
   wheel_.resize(slots);
   wheel_mask_ = slots - 1;
-  va_grant_.assign(inputs_.size(), 0);
-  va_accept_.assign(inputs_.size(), 0);
+  // (The last served before the first grant: the round starts at 0.)
+  va_grant_.assign(inputs_.size(), static_cast<uint16_t>(vcs_per_router_ - 1));
+  va_accept_.assign(inputs_.size(), static_cast<uint16_t>(v - 1));
   in_hold_.assign(static_cast<size_t>(n * kRouterPorts), -1);
   out_hold_.assign(static_cast<size_t>(n * kRouterPorts), -1);
   in_free_.assign(static_cast<size_t>(n * kRouterPorts), 0);
@@ -139,8 +146,12 @@ void PacketNetwork::skip_to(uint64_t cycle) {
 }
 
 void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit) {
+  push(wheel_[cycle & wheel_mask_], kind, node, port, local, flit);
+}
+
+inline void PacketNetwork::push(std::vector<Event>& slot, EventKind kind, int node, int port, int local, Flit flit) {
   // Filled in place: a temporary copied in whole after byte-wide stores stalls the copy.
-  Event& e = wheel_[cycle & wheel_mask_].emplace_back();
+  Event& e = slot.emplace_back();
   e.kind = kind;
   e.port = static_cast<uint8_t>(port);
   e.local = static_cast<uint16_t>(local);
@@ -228,6 +239,9 @@ void PacketNetwork::step() {
       arrive(e);
   }
   due.clear();
+  // This cycle's send() targets, found once (a flit's crossing schedules two events).
+  const auto slot = [&](uint64_t delay) { return &wheel_[(now_ + delay) & wheel_mask_]; };
+  sends_ = {slot(credit_delay_), slot(source_credit_delay_), slot(hop_delay_), slot(eject_delay_)};
 
   for (size_t i = 0; i < active_sources_.size();) {
     const int node = active_sources_[i];
@@ -645,7 +659,8 @@ uint64_t PacketNetwork::open_vcs(int node, InputVc& in, int& wake, uint64_t& wai
 }
 
 template <bool kEscapeWormhole>
-inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports) {
+inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_t* wants, uint8_t* out_ports,
+                                              uint64_t& contested) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
   // Output VCs freed or gaining credits while free since the last call: a closed VC waiting on none of
@@ -661,6 +676,8 @@ inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_
   const uint64_t* free_ports = r.free;
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
   const bool simple = config_.switching != Switching::CutThrough;  // (and, per VC, no adaptive choice)
+  const int vcs = config_.vcs;
+  uint64_t asked = 0;  // the output VCs asked for
   int count = 0;
   for (uint64_t m = routed & ~(closed & ~reopened); m != 0; m &= m - 1) {
     const int i = __builtin_ctzll(m);
@@ -683,7 +700,10 @@ inline int PacketNetwork::vc_requests_indexed(int node, int* requesters, uint64_
       }
     }
     if (closed & bit(i)) reopen_closed(node, i);
-    opens[count] = open;
+    const uint64_t w = open << (in.out_port * vcs);
+    contested |= asked & w;
+    asked |= w;
+    wants[count] = w;
     out_ports[count] = in.out_port;
     requesters[count++] = i;
   }
@@ -774,21 +794,24 @@ inline void PacketNetwork::vc_stage(int node) {
   const int vcs = config_.vcs;
   const int n = vcs_per_router_;
   // The input VCs asking for an output VC this cycle, in ascending order, with the output VCs of their
-  // port each could be granted and that port.
+  // port each could be granted (a router of at most 64 VCs: router-local, bit out_port x vcs + vc) and
+  // that port.
   int requesters[kMaxRouterVcs];
   uint64_t opens[kMaxRouterVcs];
   uint8_t out_ports[kMaxRouterVcs];
+  uint64_t contested = 0;  // a router of at most 64 VCs: the output VCs more than one requester asks for
   // What the VCs that can be granted none wait for: the output VCs they look at (wait_bit) and the
   // fewest credits one of them needs of a free VC.
   int wake = std::numeric_limits<int>::max();
   uint64_t waits = 0;
   int count = 0;
   if (indexed_) {
-    count = vc_requests_indexed<kEscapeWormhole>(node, requesters, opens, out_ports);
+    count = vc_requests_indexed<kEscapeWormhole>(node, requesters, opens, out_ports, contested);
     wake = r.closed_wake;
     waits = r.waited;
   } else {
     count = vc_requests_scanned(node, requesters, opens, out_ports, wake, waits);
+    if (n <= 64) contested = to_router_local(opens, out_ports, count);
   }
   if (count == 0) {
     // Nothing can change for these VCs until one is routed, an output VC is freed or a free one gains
@@ -796,11 +819,6 @@ inline void PacketNetwork::vc_stage(int node) {
     block_vc_allocation(node, wake, waits);
     return;
   }
-  int accepted_vc[kMaxRouterVcs];  // per requester, the output VC it took (-1: none)
-  if (n <= 64)
-    vc_grant(node, requesters, opens, out_ports, count, accepted_vc);
-  else
-    vc_grant_wide(node, requesters, opens, out_ports, count, accepted_vc);
   // The router's records, reached once (byte-wide stores below would make the compiler reload each
   // vector's data pointer at every access).
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
@@ -814,19 +832,16 @@ inline void PacketNetwork::vc_stage(int node) {
   unsigned asking_now = 0;  // input ports with a VC asking for the switch from these grants
   int accepted = 0;
   uint64_t taken = 0;  // a router of at most 64 VCs: the requesters granted one (routed_'s word, cleared once)
-  for (int r = 0; r < count; ++r) {
-    const int vc = accepted_vc[r];
-    if (vc < 0) continue;
-    const int i = requesters[r];
-    const int out_port = out_ports[r];
+  // Input VC i takes output VC vc of out_port.
+  const auto take = [&](int i, int out_port, int vc) {
     const int in_port = port_of[i];
     InputVc& in = inputs[i];
     const int o = out_port * vcs + vc;
     if (__builtin_expect(recorder_ != nullptr, 0)) record_grant(base + i, in_port, base + o);
     outputs[o].owner = i;
     free_ports[out_port] &= ~bit(vc);
-    va_grant[o] = static_cast<uint16_t>(i + 1 == n ? 0 : i + 1);
-    va_accept[i] = static_cast<uint16_t>(vc + 1 == vcs ? 0 : vc + 1);
+    va_grant[o] = static_cast<uint16_t>(i);
+    va_accept[i] = static_cast<uint16_t>(vc);
     in.out_vc = static_cast<int16_t>(vc);
     in.state = VcState::Active;
     active_out[i] = static_cast<uint8_t>(out_port);
@@ -841,6 +856,24 @@ inline void PacketNetwork::vc_stage(int node) {
     else
       routed_words[i >> 6] &= ~bit(i & 63);
     ++accepted;
+  };
+  if (n <= 64) {
+    // One iSLIP iteration as bitmasks. Grant: an output VC only one requester asks for goes to it, a
+    // contested one by round-robin (vc_grant); accept, taken here: each requester takes, of the output
+    // VCs granted it (all on its own port), the first after the one it last took.
+    uint64_t granted[64];  // contested: per requester (local index), the output VCs granted it
+    if (contested != 0) vc_grant(node, requesters, opens, count, contested, granted);
+    for (int q = 0; q < count; ++q) {
+      const int i = requesters[q];
+      const int out_port = out_ports[q];
+      const uint64_t mine = (contested == 0 ? opens[q] : granted[i]) >> (out_port * vcs);
+      if (mine != 0) take(i, out_port, first_after(mine, va_accept[i]));
+    }
+  } else {
+    int accepted_vc[kMaxRouterVcs];  // per requester, the output VC it took (-1: none)
+    vc_grant_wide(node, requesters, opens, out_ports, count, accepted_vc);
+    for (int q = 0; q < count; ++q)
+      if (accepted_vc[q] >= 0) take(requesters[q], out_ports[q], accepted_vc[q]);
   }
   routed_words[0] &= ~taken;
   if (accepted > 0) {
@@ -855,52 +888,38 @@ inline void PacketNetwork::vc_stage(int node) {
   }
 }
 
-inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports,
-                                    int count, int* accepted_vc) {
-  const int base = node * vcs_per_router_;
-  const int vcs = config_.vcs;
-  const uint16_t* va_grant = &va_grant_[static_cast<size_t>(base)];
-  const uint16_t* va_accept = &va_accept_[static_cast<size_t>(base)];
-  // Grant: each output VC asked for (bit: its router-local index) to the requester nearest at or after
-  // its round-robin pointer; a requester's grants are all on its own port. An output VC only one
-  // requester asks for goes to it: only the contested ones need the round-robin.
-  uint64_t wants[64];      // per requester, the output VCs it asks for (router-local)
-  uint64_t asked = 0;      // the output VCs asked for
-  uint64_t contested = 0;  // ... by more than one requester
-  for (int r = 0; r < count; ++r) {
-    const uint64_t w = opens[r] << (out_ports[r] * vcs);
-    wants[r] = w;
-    contested |= asked & w;
-    asked |= w;
+uint64_t PacketNetwork::to_router_local(uint64_t* opens, const uint8_t* out_ports, int count) const {
+  uint64_t asked = 0, contested = 0;
+  for (int q = 0; q < count; ++q) {
+    opens[q] <<= out_ports[q] * config_.vcs;
+    contested |= asked & opens[q];
+    asked |= opens[q];
   }
-  if (contested == 0) {  // every requester is granted all it asks for
-    for (int r = 0; r < count; ++r) accepted_vc[r] = first_from(opens[r], va_accept[requesters[r]]);
-    return;
-  }
-  uint64_t asking[64];   // per contested output VC, the requesters asking for it (bit: local index)
-  uint64_t granted[64];  // per requester (local index), the output VCs granted it
+  return contested;
+}
+
+inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* wants, int count,
+                                    uint64_t contested, uint64_t* granted) {
+  // Each contested output VC to the requester nearest after the one it was last granted to; the
+  // others to their one requester.
+  const uint16_t* va_grant = &va_grant_[static_cast<size_t>(node * vcs_per_router_)];
+  uint64_t asking[64];  // per contested output VC, the requesters asking for it (bit: local index)
   for (uint64_t c = contested; c != 0; c &= c - 1) asking[__builtin_ctzll(c)] = 0;
-  for (int r = 0; r < count; ++r) {
-    const int i = requesters[r];
-    granted[i] = wants[r] & ~contested;
-    for (uint64_t f = wants[r] & contested; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
+  for (int q = 0; q < count; ++q) {
+    const int i = requesters[q];
+    granted[i] = wants[q] & ~contested;
+    for (uint64_t f = wants[q] & contested; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
   }
   for (uint64_t c = contested; c != 0; c &= c - 1) {
     const int o = __builtin_ctzll(c);
-    granted[first_from(asking[o], va_grant[o])] |= bit(o);
-  }
-  // Accept: each requester takes, of the output VCs granted it, the one nearest at or after its pointer.
-  for (int r = 0; r < count; ++r) {
-    const int i = requesters[r];
-    const uint64_t mine = granted[i] >> (out_ports[r] * vcs);
-    accepted_vc[r] = mine != 0 ? first_from(mine, va_accept[i]) : -1;
+    granted[first_after(asking[o], va_grant[o])] |= bit(o);
   }
 }
 
 void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports,
                                   int count, int* accepted_vc) {
-  // As vc_grant, for more requesters than a word holds: per output VC, the requester at the least
-  // distance after its pointer.
+  // One iSLIP iteration, for more VCs than a word holds: per output VC, the requester at the least
+  // distance after its pointer; per requester, the first granted it after its own.
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   const int n = vcs_per_router_;
@@ -912,7 +931,7 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
     const int first = out_ports[r] * vcs;
     for (uint64_t f = opens[r]; f != 0; f &= f - 1) {
       const int o = first + __builtin_ctzll(f);
-      int distance = i - va_grant_[static_cast<size_t>(base + o)];
+      int distance = i - va_grant_[static_cast<size_t>(base + o)] - 1;
       if (distance < 0) distance += n;
       if (best[o] < 0 || distance < best_distance[o]) best[o] = i, best_distance[o] = distance;
     }
@@ -923,7 +942,7 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
     uint64_t mine = 0;
     for (uint64_t f = opens[r]; f != 0; f &= f - 1)
       if (best[first + __builtin_ctzll(f)] == i) mine |= bit(__builtin_ctzll(f));
-    accepted_vc[r] = mine != 0 ? first_from(mine, va_accept_[static_cast<size_t>(base + i)]) : -1;
+    accepted_vc[r] = mine != 0 ? first_after(mine, va_accept_[static_cast<size_t>(base + i)]) : -1;
   }
 }
 
@@ -976,8 +995,8 @@ inline void PacketNetwork::switch_stage(int node) {
       if (mask != 0) ask(__builtin_ctzll(mask));
       continue;
     }
-    // The VCs from the pointer on, then those before it.
-    const uint64_t before = bit(sa_vc[port]) - 1;
+    // The VCs after the last served, then those up to it.
+    const uint64_t before = (bit(sa_vc[port]) << 1) - 1;  // (up to the last served)
     for (uint64_t m = mask & ~before; m != 0; m &= m - 1) ask(__builtin_ctzll(m));
     for (uint64_t m = mask & before; m != 0; m &= m - 1) ask(__builtin_ctzll(m));
   }
@@ -987,25 +1006,26 @@ inline void PacketNetwork::switch_stage(int node) {
   unsigned granted = 0;               // the input ports granted something
   for (unsigned m = requested; m != 0; m &= m - 1) {
     const int o = __builtin_ctz(m);
-    const int port = first_from(requests[o], sa_grant[o]);
+    const int port = first_after(requests[o], sa_grant[o]);
     grants[port] |= static_cast<uint8_t>(bit(o));
     granted |= static_cast<unsigned>(bit(port));
   }
   if (granted == 0) return;
   acted_ = true;
   last_move_ = now_;
+  const int* neighbors = routing_.neighbors(node);  // (found once for the flits sent)
   int sent = 0;  // flits sent (flit by flit: send() leaves the router's counts of flits to this)
   for (unsigned m = granted; m != 0; m &= m - 1) {
     const int port = __builtin_ctz(m);
-    const int o = first_from(grants[port], sa_accept[port]);
+    const int o = first_after(grants[port], sa_accept[port]);
     const int vc = request_vc[port][o];
-    sa_grant[o] = static_cast<uint8_t>(port + 1 == kRouterPorts ? 0 : port + 1);
-    sa_accept[port] = static_cast<uint8_t>(o + 1 == kRouterPorts ? 0 : o + 1);
-    sa_vc[port] = static_cast<uint8_t>(vc + 1 == vcs ? 0 : vc + 1);
+    sa_grant[o] = static_cast<uint8_t>(port);
+    sa_accept[port] = static_cast<uint8_t>(o);
+    sa_vc[port] = static_cast<uint8_t>(vc);
     if (whole) {
       send_packet(node, port, vc, o);
     } else {
-      send<kHeld>(node, port, vc, o);
+      send<kHeld>(node, neighbors, port, vc, o);
       ++sent;
     }
   }
@@ -1014,7 +1034,7 @@ inline void PacketNetwork::switch_stage(int node) {
 }
 
 template <bool kHeld>
-inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) {
+inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int in_vc, int out_port) {
   Router& r = router(node);
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
@@ -1028,9 +1048,9 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
   --in.count;
   // The freed slot's credit goes back upstream over the wire the flit came by.
   if (in_port == kTerminalPort)
-    schedule(now_ + source_credit_delay_, EventKind::SourceCredit, node, 0, in_vc);
+    push(*sends_.source_credit, EventKind::SourceCredit, node, 0, in_vc);
   else
-    schedule(now_ + credit_delay_, EventKind::Credit, routing_.neighbor(node, in_port ^ 1), in_port, in_local);
+    push(*sends_.credit, EventKind::Credit, neighbors[in_port ^ 1], in_port, in_local);
   const int out_vc = in.out_vc;
   const int out_local = out_port * vcs + out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
@@ -1069,11 +1089,11 @@ inline void PacketNetwork::send(int node, int in_port, int in_vc, int out_port) 
     }
   }
   if (out_port == kTerminalPort) {
-    schedule(now_ + eject_delay_, EventKind::Eject, node, 0, 0, f);
+    push(*sends_.eject, EventKind::Eject, node, 0, 0, f);
     return;
   }
   ++stats_.flit_hops;
-  schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_local, f);
+  push(*sends_.hop, EventKind::Flit, neighbors[out_port], out_port, out_local, f);
 }
 
 void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) {

@@ -193,6 +193,7 @@ class PacketNetwork {
   // packet's tail has now crossed: its output VC and both switch ports are free again. Kept apart, not as one index, so
   // arriving costs no division.
   struct Event {
+    Event() {}  // (not zeroed: push() sets every field)
     EventKind kind;
     uint8_t port;
     uint16_t local;  // the VC's router-local index (port x vcs + vc); SourceCredit: the VC
@@ -206,6 +207,9 @@ class PacketNetwork {
     return set[static_cast<size_t>(node * vc_words_ + (local >> 6))];
   }
   void schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit = Flit{-1, false, false, 1});
+  // schedule() into the wheel's slot of its cycle, found by the caller (send() has its slots found once a cycle).
+  [[gnu::always_inline]] inline void push(std::vector<Event>& slot, EventKind kind, int node, int port, int local,
+                                          Flit flit = Flit{-1, false, false, 1});
   [[gnu::always_inline]] inline void arrive(const Event& e);  // (the rarer events: ejections, source credits, releases)
   // A Flit event, a Credit event: nearly every event, so kept in step()'s loop (not arrive()'s switch).
   [[gnu::always_inline]] inline void arrive_flit(const Event& e);
@@ -221,13 +225,15 @@ class PacketNetwork {
   template <bool kEscapeWormhole>
   [[gnu::always_inline]] inline void vc_stage(int node);
   // VC allocation's requests: the routed input VCs that could be granted an output VC now (local
-  // indices, ascending, with the output VCs of its port each could be granted, and that port). Every
+  // indices, ascending, with the output VCs of its port each could be granted, and that port; indexed,
+  // those VCs router-local, with the ones more than one asks for in `contested`). Every
   // routed VC may ask: it was routed in an earlier cycle, as a router's visit routes after its VC
   // allocation.
   // Indexed (a router of at most 64 VCs): only the routed VCs not closed, or closed on an output VC that
   // changed, are looked at. Scanned: every routed VC's closed_ entry is; it adds the closed VCs' waits.
   template <bool kEscapeWormhole>
-  [[gnu::always_inline]] inline int vc_requests_indexed(int node, int* requesters, uint64_t* opens, uint8_t* out_ports);
+  [[gnu::always_inline]] inline int vc_requests_indexed(int node, int* requesters, uint64_t* wants, uint8_t* out_ports,
+                                                        uint64_t& contested);
   int vc_requests_scanned(int node, int* requesters, uint64_t* opens, uint8_t* out_ports, int& wake, uint64_t& waits);
   // Input VC `local` found no output VC it could be granted and waits for `waits` (wait_bit), needing
   // `wake` credits of a free one (waits 0: not closed). close_vc and reopen_vc keep the index.
@@ -241,10 +247,14 @@ class PacketNetwork {
   // What routed VC `in` waits on when it can be granted none (wait_bit: its escape VCs and, under
   // adaptive routing, the adaptive VC of every productive port).
   uint64_t waits_of(const InputVc& in) const;
-  // VC allocation's grant and accept over `count` requesters with their open output VCs: one iSLIP
-  // iteration as bitmasks (a router of at most 64 VCs), or by comparing distances (a wider one).
-  [[gnu::always_inline]] inline void vc_grant(int node, const int* requesters, const uint64_t* opens,
-                                              const uint8_t* out_ports, int count, int* accepted_by);
+  // The scanned requests' open VCs made router-local (as the indexed ones are); returns the contested ones.
+  uint64_t to_router_local(uint64_t* opens, const uint8_t* out_ports, int count) const;
+  // VC allocation's grant where some output VCs are contested (a router of at most 64 VCs; vc_stage
+  // accepts): per requester (local index), the output VCs (router-local) granted it.
+  [[gnu::always_inline]] inline void vc_grant(int node, const int* requesters, const uint64_t* wants, int count,
+                                              uint64_t contested, uint64_t* granted);
+  // VC allocation's grant and accept for a router of more than 64 VCs, by comparing distances: per
+  // requester, the output VC of its port it took (-1: none).
   void vc_grant_wide(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports, int count,
                      int* accepted_by);
   // Output VC (out_port, out_vc) is free again: wakes VC allocation if it waits on it.
@@ -260,9 +270,9 @@ class PacketNetwork {
   template <bool kHeld>
   [[gnu::always_inline]] inline void switch_stage(int node);
   // Moves the head flit of input VC (in_port, in_vc) across the switch to out_port (switch_stage counts
-  // the flits that leave the router and marks it acted).
+  // the flits that leave the router and marks it acted); `neighbors`: the router's, by port.
   template <bool kHeld>
-  [[gnu::always_inline]] inline void send(int node, int in_port, int in_vc, int out_port);
+  [[gnu::always_inline]] inline void send(int node, const int* neighbors, int in_port, int in_vc, int out_port);
   // Whole-packet events: the packet at the head of input VC (in_port, in_vc) crosses to out_port, its
   // flits one a cycle from now on; the ports are held until they have (a Release event).
   void send_packet(int node, int in_port, int in_vc, int out_port);
@@ -335,7 +345,8 @@ class PacketNetwork {
     uint64_t closed_local = 0;
     uint64_t waited = 0;
     int closed_wake = std::numeric_limits<int>::max();
-    // Switch allocation's round-robin pointers: per output port, input port, input port.
+    // Switch allocation's round-robin pointers, each the one last served (the round goes on after it):
+    // per output port, the input port; per input port, the output port and the VC.
     uint8_t sa_grant[kRouterPorts] = {}, sa_accept[kRouterPorts] = {}, sa_vc[kRouterPorts] = {};
     // Per input port, bit vc: the active VCs with a flit and a credit for it (asking for the switch).
     uint64_t asking[kRouterPorts] = {};
@@ -385,13 +396,18 @@ class PacketNetwork {
   // or the terminal channel to the node), its arrival at the next router (the rest of the pipeline and
   // the wire) or at its node (the pipeline and the terminal channel).
   uint64_t credit_delay_ = 0, source_credit_delay_ = 0, hop_delay_ = 0, eject_delay_ = 0;
+  // The wheel's slots of those delays from the cycle being stepped (set by step()).
+  struct {
+    std::vector<Event>*credit, *source_credit, *hop, *eject;
+  } sends_ = {};
   uint64_t pending_events_ = 0;  // events on the wheel (counted at the end of step())
   std::vector<int> delivered_;
   std::vector<std::vector<uint64_t>> ejected_;  // per node, per period
   std::vector<char> dry_;                       // per period
-  // Router-local VC allocator state, by router.
-  std::vector<uint16_t> va_grant_;   // per output VC: the next input VC to favour
-  std::vector<uint16_t> va_accept_;  // per input VC: the next output VC to favour
+  // Router-local VC allocator state, by router: round-robin pointers, each the one last served (the
+  // round goes on after it).
+  std::vector<uint16_t> va_grant_;   // per output VC: the input VC it was last granted to
+  std::vector<uint16_t> va_accept_;  // per input VC: the output VC (of its port) it last took
   // Held switch ports (hold_switch), by router x 7 + port. Flit by flit: the VC holding an input port and
   // the input port holding an output port (-1: none). Whole-packet events: the cycle each input and
   // output port is free again.

@@ -65,6 +65,7 @@ class PacketRouting {
     return booksim_turn(dim, coord(node, dim), coord(p.dst, dim), p, coin);
   }
   int neighbor(int node, int port) const { return neighbors_[static_cast<size_t>(node * kTorusPorts + port)]; }
+  const int* neighbors(int node) const { return &neighbors_[static_cast<size_t>(node * kTorusPorts)]; }  // by port
 
  private:
   int coord(int node, int dim) const { return coords_[static_cast<size_t>(node * 3 + dim)]; }
