@@ -1173,7 +1173,7 @@ void PacketNetwork::record_vcs(uint64_t from, uint64_t to) {
 }
 
 std::vector<VcActivity> PacketNetwork::vc_activities() const {
-  return recorder_ ? recorder_->activities(kRouterPorts, config_.vcs) : std::vector<VcActivity>{};
+  return recorder_ ? recorder_->activities() : std::vector<VcActivity>{};
 }
 
 void PacketNetwork::record_made(int packet, int node, int vc) { recorder_->made(packet, node, vc, now_); }

@@ -3,7 +3,7 @@
 namespace t3sim::core {
 
 VcRecorder::VcRecorder(int nodes, int ports, int vcs, int max_hops, uint64_t from, uint64_t to)
-    : vcs_(vcs), max_grants_(max_hops + 2), from_(from), to_(to) {
+    : ports_(ports), vcs_(vcs), max_grants_(max_hops + 2), from_(from), to_(to) {
   outputs_.resize(static_cast<size_t>(nodes * ports * vcs));
   for (size_t i = 0; i < outputs_.size(); ++i) {
     VcActivity& a = outputs_[i];
@@ -66,13 +66,14 @@ void VcRecorder::tail_left(int packet, int upstream, int eject, uint64_t now, ui
   if (eject >= 0) held(outputs_[static_cast<size_t>(eject)], grants[k + 1], now + 1);
 }
 
-std::vector<VcActivity> VcRecorder::activities(int ports, int vcs) const {
+std::vector<VcActivity> VcRecorder::activities() const {
   std::vector<VcActivity> out;
-  const size_t per_node = static_cast<size_t>(ports * vcs);
+  const size_t per_node = static_cast<size_t>(ports_ * vcs_);
+  const size_t vcs = static_cast<size_t>(vcs_);
   for (size_t node = 0; node * per_node < outputs_.size(); ++node) {
     for (size_t i = node * per_node; i < (node + 1) * per_node; ++i)
       if (outputs_[i].packets > 0 || outputs_[i].held > 0) out.push_back(outputs_[i]);
-    for (size_t i = node * static_cast<size_t>(vcs); i < (node + 1) * static_cast<size_t>(vcs); ++i)
+    for (size_t i = node * vcs; i < (node + 1) * vcs; ++i)
       if (injections_[i].packets > 0 || injections_[i].held > 0) out.push_back(injections_[i]);
   }
   return out;

@@ -37,7 +37,8 @@ class VcRecorder {
   // output VC it left by (-1: it went on over a link), free again the next cycle.
   void tail_left(int packet, int upstream, int eject, uint64_t now, uint64_t free_at);
 
-  std::vector<VcActivity> activities(int ports, int vcs) const;
+  // The VCs with any activity in the window: by node, its output VCs (port, vc), then its injection VCs.
+  std::vector<VcActivity> activities() const;
 
  private:
   bool in_window(uint64_t cycle) const { return cycle >= from_ && cycle < to_; }
@@ -47,7 +48,7 @@ class VcRecorder {
     uint16_t grants = 0;  // grants_ entries made (0: the injection's)
     uint16_t tails = 0;   // routers its tail has left
   };
-  int vcs_;
+  int ports_, vcs_;
   int max_grants_;
   uint64_t from_, to_;
   std::vector<VcActivity> outputs_, injections_;
