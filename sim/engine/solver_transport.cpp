@@ -47,6 +47,8 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
     p.packet_bytes_per_s = (n.packet_flits - n.header_flits) * n.flit_bytes * clock;
     p.link_bandwidth = n.link_bandwidth;
     holding_ = std::make_unique<core::VcHolding>(resources.link_bound(), cost.machine().torus().node_count(), p);
+    if (n.dateline == core::Dateline::CrayBalanced)
+      dateline_table_ = core::DatelineTable(cost.machine().dims, cost.machine().tie_rule);
     for (core::LinkId l = 0; l < resources.link_bound(); ++l)
       link_cap_.push_back(resources.capacity(resources.link_resource(l)));
     unsettled_mark_.assign(link_cap_.size(), 0);
@@ -56,14 +58,17 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
 namespace {
 
 // The fraction of a hop's packets on the upper half of the escape channels, as the packet driver's
-// routing puts them (core/packet/dateline_half.hpp): a ring segment from `from` to `goal` (ring of k,
-// + or - way), the hop leaving `cur`; a packet that draws a half takes each with probability 1/2.
-double upper_half(core::Dateline dateline, int k, int from, int cur, int goal, bool minus) {
+// routing puts them (core/packet/dateline_half.hpp): a ring segment from `from` to `goal` (ring `dim` of
+// k, + or - way), the hop leaving `cur`; a packet that draws a half takes each with probability 1/2, one
+// under cray_balanced its route's (`table`).
+double upper_half(core::Dateline dateline, const core::DatelineTable& table, int dim, int k, int from, int cur,
+                  int goal, bool minus) {
   if (dateline == core::Dateline::None) return 0;
-  const core::DatelineHalf rule = dateline == core::Dateline::Cray
+  const core::DatelineHalf rule = core::cray_rules(dateline)
                                       ? core::cray_half(k, from, cur, goal, minus)
                                       : core::booksim_half(dateline == core::Dateline::Balanced, k, from, goal, minus);
-  return rule == core::DatelineHalf::Draw ? 0.5 : rule == core::DatelineHalf::Upper ? 1 : 0;
+  if (rule != core::DatelineHalf::Draw) return rule == core::DatelineHalf::Upper ? 1 : 0;
+  return dateline == core::Dateline::CrayBalanced ? table.half(dim, from, goal, minus) : 0.5;
 }
 
 }  // namespace
@@ -89,7 +94,7 @@ void SolverTransport::hold_routes(core::EntryId e, int dst, core::FlowKind kind,
     const int cur = torus.coord(node)[static_cast<size_t>(dim)];
     if (from[dim] < 0) from[dim] = cur;
     const int k = dims[static_cast<size_t>(dim)], goal = to[static_cast<size_t>(dim)];
-    const double upper = upper_half(dateline, k, from[dim], cur, goal, minus);
+    const double upper = upper_half(dateline, dateline_table_, dim, k, from[dim], cur, goal, minus);
     // A drawn half is drawn once a ring: the hop after a drawn one on the same ring keeps its half.
     const bool keeps =
         upper == 0.5 && !hops.empty() && core::Torus::link_dim(hops.back().link) == dim && hops.back().upper == 0.5;

@@ -36,6 +36,7 @@
 #include "sim/core/flow/flow_solver.hpp"
 #include "sim/core/flow/port_shares.hpp"
 #include "sim/core/flow/vc_holding.hpp"
+#include "sim/core/packet/dateline_table.hpp"
 #include "sim/core/run/cost_model.hpp"
 #include "sim/core/run/network_resources.hpp"
 #include "sim/core/run/transport.hpp"
@@ -137,6 +138,7 @@ class SolverTransport : public core::Transport {
   // network.vc_hold_cycles > 0: link capacities from the VC holding times (core/flow/vc_holding.hpp),
   // re-set and re-solved a few damped rounds each instant.
   std::unique_ptr<core::VcHolding> holding_;
+  core::DatelineTable dateline_table_;       // cray_balanced: each ring segment's half (as the packet routing's)
   std::vector<double> link_cap_;             // by link id: the capacity given the solver now
   std::vector<core::EntryId> hold_touched_;  // entries whose load may have moved since the last settle
   std::vector<int> unsettled_;               // links whose capacity is still moving toward the form's

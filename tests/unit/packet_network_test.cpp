@@ -284,8 +284,10 @@ TEST(PacketNetwork, NoDeadlockOnPermutationsAndAllToAllOverRingsOfTwoToSeventeen
             PacketConfig t = t3e_like(dims, order, adaptive);
             t.switching = switching;
             t.vc_buffer_flits = switching == Switching::Wormhole ? 4 : 10;
+            // Half the cases with each of the T3E's rules (drawn halves, the routes' balanced ones).
+            t.dateline = (order == HopOrder::Direction) == adaptive ? Dateline::Cray : Dateline::CrayBalanced;
             SCOPED_TRACE(std::string(order == HopOrder::Direction ? "direction" : "dimension") +
-                         (adaptive ? " adaptive" : ""));
+                         (adaptive ? " adaptive" : "") + (t.dateline == Dateline::Cray ? " cray" : " cray_balanced"));
             expect_everything_delivered(t, pairs, 64.0 * 3);
             if (n <= 30) {
               std::vector<std::pair<int, int>> all;

@@ -283,7 +283,10 @@ const std::vector<KeyDoc>& machine_structure_keys() {
        "a second dateline mid-ring forces the lower half, and a packet crossing neither picks a half at random "
        "(Cray's partition; BookSim's dim_order_bal_torus); cray: per hop, the T3E's as Dally and Towles describe "
        "it: the wrap hop and those after it take the upper half, hops before a crossing the lower, a packet that "
-       "does not cross either half (drawn per packet and ring); none: no deadlock avoidance, every VC on every hop (a "
+       "does not cross either half (drawn per packet and ring); cray_balanced: the same, but a path that does not "
+       "cross takes a half fixed for its ring segment, chosen once so that uniform traffic loads the two halves "
+       "of every link as evenly as it can (the routing tables' virtual channel balance of Scott and Thorson, "
+       "PCRCW 1994; core/packet/dateline_table.hpp); none: no deadlock avoidance, every VC on every hop (a "
        "what-if: the run stops with the cycle of VCs if rings deadlock). Under the packet driver a balanced tie_rule "
        "is a "
        "coin flip per packet (BookSim's rule; the same half-and-half split on average)"},

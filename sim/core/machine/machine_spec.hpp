@@ -56,12 +56,20 @@ constexpr const auto& name_table(SwitchHold) { return kSwitchHoldNames; }
 // as BookSim's dim_order_bal_torus).
 // cray: per hop, as Dally and Towles describe the T3E's: a packet whose path crosses the wrap k-1 -> 0
 // takes the lower half before it and the upper half from the wrap hop on; a packet whose path does not
-// cross takes either half, drawn once per packet and ring (the VC load balanced).
+// cross takes either half, drawn once per packet and ring.
+// cray_balanced: cray's rule for a path that crosses; one that does not takes a half fixed for its
+// ring segment, chosen once to balance the halves' loads under uniform traffic (the routing tables'
+// virtual channel balance of Scott and Thorson; core/packet/dateline_table.hpp).
 // none: no deadlock avoidance, every escape VC on every hop (a what-if: rings may deadlock, and the
 // packet driver then stops naming the cycle of virtual channels).
-enum class Dateline { Fixed, Balanced, Cray, None };
-constexpr NameTable<Dateline, 4> kDatelineNames = {
-    {Dateline::Fixed, "fixed"}, {Dateline::Balanced, "balanced"}, {Dateline::Cray, "cray"}, {Dateline::None, "none"}};
+enum class Dateline { Fixed, Balanced, Cray, CrayBalanced, None };
+constexpr NameTable<Dateline, 5> kDatelineNames = {{Dateline::Fixed, "fixed"},
+                                                   {Dateline::Balanced, "balanced"},
+                                                   {Dateline::Cray, "cray"},
+                                                   {Dateline::CrayBalanced, "cray_balanced"},
+                                                   {Dateline::None, "none"}};
+// The T3E's rules (cray, cray_balanced): a half per hop from where the packet entered the ring.
+inline bool cray_rules(Dateline d) { return d == Dateline::Cray || d == Dateline::CrayBalanced; }
 constexpr const auto& name_table(Dateline) { return kDatelineNames; }
 
 struct NetworkParams {

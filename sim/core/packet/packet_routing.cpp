@@ -15,7 +15,8 @@ int ring_distance(int a, int b, int k) {
 }  // namespace
 
 PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
-  booksim_ = config.dateline != Dateline::Cray && config.dateline != Dateline::None;
+  booksim_ = !cray_rules(config.dateline) && config.dateline != Dateline::None;
+  if (config.dateline == Dateline::CrayBalanced) table_ = DatelineTable(config.dims, config.tie_rule);
   const int n = config.nodes();
   neighbors_.resize(static_cast<size_t>(n * kTorusPorts));
   coords_.resize(static_cast<size_t>(n * 3));
@@ -76,7 +77,13 @@ void PacketRouting::cray_start(int src, PacketRoute& p, std::mt19937_64& coin) c
       go_minus = config_.tie_rule == TieRule::Minus || (config_.tie_rule == TieRule::Balanced && (coin() & 1));
     if (go_minus) p.minus |= static_cast<uint8_t>(1 << dim);
   }
-  p.halves = static_cast<uint8_t>(coin() & 7);
+  if (config_.dateline != Dateline::CrayBalanced) {
+    p.halves = static_cast<uint8_t>(coin() & 7);
+    return;
+  }
+  p.halves = 0;  // the route's own half on each ring it does not cross the wrap of (the routing tables')
+  for (int dim = 0; dim < 3; ++dim)
+    p.halves |= static_cast<uint8_t>(table_.half(dim, coord(src, dim), coord(p.dst, dim), p.minus & (1 << dim)) << dim);
 }
 
 PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
@@ -105,7 +112,8 @@ PacketHop PacketRouting::cray_next(int node, PacketRoute& p) const {
   const int k = config_.dims[dim];
   const int cur = coord(node, dim), to = coord(p.dst, dim);
   const bool minus = p.minus & (1 << dim);
-  // The T3E's dateline rule; a path that never crosses takes the packet's own draw for this ring.
+  // The T3E's dateline rule; a path that never crosses takes the packet's half for this ring (drawn, or
+  // its route's: cray_start).
   const DatelineHalf rule = cray_half(k, coord(p.src, dim), cur, to, minus);
   const int half = rule == DatelineHalf::Draw ? (p.halves >> dim) & 1 : static_cast<int>(rule);
   hop.out_port = static_cast<uint8_t>(2 * dim + (minus ? 1 : 0));

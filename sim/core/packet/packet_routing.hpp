@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "sim/core/packet/dateline_table.hpp"
 #include "sim/core/packet/packet_config.hpp"
 
 namespace t3sim::core {
@@ -27,8 +28,8 @@ struct PacketRoute {
   int dst = 0;
   int8_t half = 0;      // fixed and balanced datelines: the half on the ring it travels, set on entering it
   uint8_t network = 0;  // its virtual network: 0 requests, 1 replies (virtual_networks 2)
-  uint8_t minus = 0;    // cray dateline: bit d set when it crosses dimension d in the - direction
-  uint8_t halves = 0;   // cray dateline: bit d, its half on ring d where it need not cross the dateline
+  uint8_t minus = 0;    // cray datelines: bit d set when it crosses dimension d in the - direction
+  uint8_t halves = 0;   // cray datelines: bit d, its half on ring d where it need not cross the dateline
 };
 
 struct PacketHop {   // (16 bytes: returned in registers)
@@ -40,7 +41,8 @@ struct PacketHop {   // (16 bytes: returned in registers)
 class PacketRouting {
  public:
   explicit PacketRouting(const PacketConfig& config);
-  // A new packet from node src: its directions and halves (cray dateline; draws from `coin`). BookSim's
+  // A new packet from node src: its directions and halves (cray: draws from `coin`; cray_balanced: its
+  // route's, from the table, drawing only a tie's direction under tie_rule balanced). BookSim's
   // datelines choose at each turn instead.
   void start(int src, PacketRoute& p, std::mt19937_64& coin) const {
     if (!booksim_) cray_start(src, p, coin);
@@ -94,6 +96,7 @@ class PacketRouting {
   uint64_t escape_vcs(const PacketRoute& p, int half) const { return escape_vcs_[p.network * 2 + half]; }
   PacketConfig config_;
   bool booksim_ = false;           // BookSim's datelines (fixed, balanced), else the T3E's rules (cray_next)
+  DatelineTable table_;            // cray_balanced: each ring segment's half
   uint64_t escape_vcs_[4] = {};    // by network x 2 + dateline half: the escape VCs (a table: no division)
   uint64_t all_vcs_ = 0;           // every VC (the ejection channel's)
   std::vector<int> neighbors_;     // by node x 6 + port
