@@ -4,7 +4,8 @@
 // evenly as it can. Scott and Thorson (PCRCW 1994) call this virtual channel balance and assigned the
 // T3D's by simulated annealing over its routes; the T3E's paper (Hot Interconnects IV, 1996) speaks of
 // "optimized virtual channel assignments". Their tables are not published, so this balance is worked
-// out here by the objective described in DatelineTable's constructor; docs/model.md says what is assumed.
+// out here by the objective described in DatelineTable's constructor (docs/research/t3e-vc-assignment.md:
+// the sources, and what is assumed).
 //
 // The packet routing reads the half of a route once per ring (where cray_half says Draw), the flow
 // model's VC holding time the same half, so both count the same classes.
