@@ -1,6 +1,7 @@
 #include "sim/core/packet/packet_network.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -142,6 +143,7 @@ uint64_t PacketNetwork::next_busy_cycle() const {
 }
 
 void PacketNetwork::skip_to(uint64_t cycle) {
+  assert(cycle <= next_busy_cycle() && "skip_to past a cycle with work: its events would come a wheel's turn late");
   if (cycle > now_) now_ = cycle, last_move_ = cycle;
 }
 
