@@ -69,7 +69,8 @@ INSTANTIATE_TEST_SUITE_P(
             "switching_wormhole_under_held_base.yaml:6:14: network.switching: must be cut_through under "
             "network.switch_hold: packet \\(a held wormhole packet can stall mid-way\\) \\(got 'wormhole'\\)"},
         RejectionCase{"dateline_unknown",
-                      "dateline_unknown.yaml:16:13: network.dateline: must be fixed, balanced, cray, cray_balanced or none \\(got "
+                      "dateline_unknown.yaml:16:13: network.dateline: must be fixed, balanced, cray, cray_balanced or "
+                      "none \\(got "
                       "'none_at_all'\\)"},
         RejectionCase{"header_fills_packet",
                       "header_fills_packet.yaml:17:17: network.header_flits: must be less than network.packet_flits "

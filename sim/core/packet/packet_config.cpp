@@ -32,9 +32,10 @@ PacketConfig packet_config(const MachineSpec& machine) {
     throw ModelError("the packet driver routes dimension_order, direction_order and minimal_adaptive; machine '" +
                      machine.name + "' routes minimal_oblivious (a fluid split over routes): use the fast driver");
   if (machine.routing != RoutingKind::DimensionOrder && !cray_rules(n.dateline) && n.dateline != Dateline::None)
-    throw ModelError(std::string("torus.routing ") + enum_name(machine.routing) +
-                     " needs network.dateline: cray or cray_balanced under the packet driver (the fixed and balanced rules are "
-                     "BookSim's, for dimension order)");
+    throw ModelError(
+        std::string("torus.routing ") + enum_name(machine.routing) +
+        " needs network.dateline: cray or cray_balanced under the packet driver (the fixed and balanced rules are "
+        "BookSim's, for dimension order)");
   if (!machine.failed_links.empty())
     throw ModelError("the packet driver has no route around failed links yet: use the fast driver");
   if (n.header_flits >= n.packet_flits)
