@@ -26,6 +26,7 @@ std::vector<PeTime> time_split(const core::RunResult& run, int job_pes) {
       case core::OpKind::Overhead:
       case core::OpKind::MpiSend:
       case core::OpKind::MpiRecv:
+      case core::OpKind::MpiCollective:
       case core::OpKind::Write:
       case core::OpKind::Read:
       case core::OpKind::Close:

@@ -20,8 +20,24 @@ double predicted_duration(const core::RunResult& run, const std::string& label, 
                            std::to_string(static_cast<long long>(bytes)) + " bytes");
 }
 
+double label_span(const core::RunResult& run, const std::string& label) {
+  const core::NameId id = run.labels.find(label);
+  double first = INFINITY, last = -INFINITY;
+  for (const auto& r : run.records) {
+    if (r.label != id) continue;
+    if (r.repeats != 1)  // a summed record's end is its first start plus the durations, not when it ended
+      throw std::runtime_error("record '" + label + "' of '" + run.workload +
+                               "' sums repetitions: a span needs each call's own records (no repeat block)");
+    first = std::min(first, r.start);
+    last = std::max(last, r.end);
+  }
+  if (!(last >= first)) throw std::runtime_error("run of '" + run.workload + "' has no record '" + label + "'");
+  return last - first;
+}
+
 double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run) {
   if (c.statistic == calib::Statistic::RecordDuration) return predicted_duration(run, c.record, c.bytes) * 1e6;
+  if (c.statistic == calib::Statistic::LabelSpan) return label_span(run, c.record) * 1e6;
   if (c.statistic == calib::Statistic::MainJobEnd) return run.main_job_end;
   if (c.statistic == calib::Statistic::AcceptedFlits || c.statistic == calib::Statistic::AcceptedFlitsMin) {
     const core::PacketRunStats& p = run.packet;
@@ -59,6 +75,7 @@ double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run)
     case calib::Statistic::ModelMaxRelErrorPct:
       return st.model_max_rel_error * 100;
     case calib::Statistic::RecordDuration:
+    case calib::Statistic::LabelSpan:
     case calib::Statistic::MainJobEnd:
     case calib::Statistic::AcceptedFlits:
     case calib::Statistic::AcceptedFlitsMin:

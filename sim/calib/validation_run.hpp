@@ -19,6 +19,9 @@ struct CaseResult {
 // The duration of the record with this label and size (first that matches). Throws
 // std::runtime_error when the run has no such record.
 double predicted_duration(const core::RunResult& run, const std::string& label, double bytes);
+// From the first start to the last end of the records labelled `label`, over every PE (a collective
+// call's span: from the first PE's entry to the last one's return), s.
+double label_span(const core::RunResult& run, const std::string& label);
 // The case's statistic of its run, in the case's unit.
 double predicted_value(const calib::MeasuredCase& c, const core::RunResult& run);
 

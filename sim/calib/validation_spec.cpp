@@ -6,6 +6,7 @@ const char* statistic_unit(Statistic s) {
   switch (s) {
     case Statistic::RecordDuration:
     case Statistic::EstimatedLatency:
+    case Statistic::LabelSpan:
       return "us";
     case Statistic::PeakBandwidth:
     case Statistic::PeBandwidthMedian:

@@ -25,10 +25,12 @@ enum class Statistic {
   AcceptedFlitsMin,     // packet driver: the slowest node's accepted flits per cycle
   PeBandwidthMedian,    // the median PE's bandwidth over the pattern's exchange (analysis/pe_bandwidth.hpp), MB/s
   PeBandwidthMin,       // the slowest PE's, MB/s
+  LabelSpan,            // from the first start to the last end of the records labelled `record:` (one call
+                        // of a collective, every PE's part of it), us
 };
 // As a metric's `statistic:` names them; RecordDuration has no name: it is a metric without one (with
 // `record:` and `holds:` instead).
-constexpr core::NameTable<Statistic, 8> kStatisticNames = {
+constexpr core::NameTable<Statistic, 9> kStatisticNames = {
     {Statistic::PeakBandwidth, "peak_bandwidth_MBps"},
     {Statistic::EstimatedLatency, "estimated_latency_us"},
     {Statistic::ModelMaxRelErrorPct, "model_max_rel_error_pct"},
@@ -36,7 +38,8 @@ constexpr core::NameTable<Statistic, 8> kStatisticNames = {
     {Statistic::AcceptedFlits, "accepted_flits_per_cycle"},
     {Statistic::AcceptedFlitsMin, "accepted_flits_per_cycle_min"},
     {Statistic::PeBandwidthMedian, "pe_bandwidth_median_MBps"},
-    {Statistic::PeBandwidthMin, "pe_bandwidth_min_MBps"}};
+    {Statistic::PeBandwidthMin, "pe_bandwidth_min_MBps"},
+    {Statistic::LabelSpan, "label_span_us"}};
 constexpr const auto& name_table(Statistic) { return kStatisticNames; }
 const char* statistic_unit(Statistic s);
 
@@ -59,7 +62,7 @@ struct MetricSpec {
   std::string id;      // "local", "bandwidth"
   std::string column;  // CSV column holding the measurement
   Statistic statistic = Statistic::RecordDuration;
-  std::string record;        // RecordDuration: label of the workload step whose duration is predicted
+  std::string record;        // RecordDuration, LabelSpan: label of the workload step whose duration is predicted
   bool report_only = false;  // shown beside the others, but no target: not in the statistics or the verdict
   enum class Holds { TimeSeconds, RateMBps };
   Holds holds = Holds::TimeSeconds;              // RecordDuration: what the column holds (`holds:`, kHoldsNames)
@@ -120,6 +123,12 @@ struct RowSetting {
   double size = 0;  // bytes; 0: the workload's sizes
 };
 
+// A suite's workload path naming a t3sim trace (SHMEM and MPI calls: workloads/README.md) instead of a
+// workload YAML: its runs replay it (`run --trace`); it takes no variables.
+inline bool is_trace_path(const std::string& path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".t3t") == 0;
+}
+
 struct SuiteSpec {
   std::string id;
   std::string doc;
@@ -128,7 +137,7 @@ struct SuiteSpec {
   std::string driver;        // the runs' --driver ("": the default, fast)
   std::string peer;          // the data are a peer simulator's figures (this names it): checked, never fitted
   std::vector<RowSetting> row_settings;
-  std::string workload_path;   // workload YAML, likewise ({COLUMN} too)
+  std::string workload_path;   // workload YAML, likewise ({COLUMN} too); a t3sim trace if it ends in .t3t
   std::string profile;         // one profile for every row, or
   std::string profile_column;  // the column naming each row's profile
   std::string bytes_column;    // optional: the column giving each row's message size
@@ -161,6 +170,8 @@ struct SuiteSpec {
   // validate runs it only when named (`on_request`).
   std::string record_driver;
   std::vector<std::string> fit_network;
+  // The rows fit_network's or fit_params' parameters are fitted to (empty: every row); with either,
+  // the other rows are predictions the fit never saw, and the fitted ones are marked so.
   RowFilter fit_where;
   bool on_request = false;
 };

@@ -97,6 +97,7 @@ core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::Ru
   protocol::RunRequest r =
       json_request(key.machine.empty() ? suite.machine_path : key.machine,
                    key.workload.empty() ? suite.workload_path : key.workload, key.profile, key.variables);
+  if (calib::is_trace_path(r.workload)) std::swap(r.trace, r.workload);
   r.params = key.params;
   r.pes = key.pes;
   r.size = key.size;
@@ -106,7 +107,7 @@ core::RunResult run_case_in_child(const calib::SuiteSpec& suite, const calib::Ru
     r.background_pes = suite.background_pes;
     r.background_variables = key.background_variables;
   }
-  const std::string what = r.workload + " on " + r.machine + " (suite " + suite.id + ")";
+  const std::string what = (r.trace.empty() ? r.workload : r.trace) + " on " + r.machine + " (suite " + suite.id + ")";
   if (!with_transfers) return run_request_in_child(r, what);
   // The JSON holds the records only; the data movements come back through a file of the child's.
   char dir_template[] = "/tmp/t3sim-case-XXXXXX";

@@ -20,6 +20,7 @@
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/files/input_error.hpp"
 #include "sim/io/machine/machine_loader.hpp"
+#include "sim/io/trace/trace_loader.hpp"
 #include "sim/io/validation/cases_loader.hpp"
 #include "sim/io/workload/workload_loader.hpp"
 #include "sim/io/yaml/yaml_splice.hpp"
@@ -170,6 +171,16 @@ int calibrate_network(const calib::SuiteSpec& suite, const CalibrateArgs& a) {
 }
 
 // The cases a suite fits its profiles to (fit_metrics, fit_min_bytes; only `profile` when given), by profile.
+// A run's workload for an in-process fit, with the row's job size and message size: the suite's
+// workload file, or its trace (expanded through the message layer by the profile's protocols).
+core::Workload suite_workload(const calib::SuiteSpec& suite, const calib::RunKey& key,
+                              const core::SoftwareProfile& profile) {
+  const std::string& path = key.workload.empty() ? suite.workload_path : key.workload;
+  if (calib::is_trace_path(path))
+    return io::load_trace(path, {profile.eager_threshold, profile.mpi_queue_bytes}, key.pes, key.size).workload;
+  return io::load_workload(path, key.variables, key.pes, key.size).workload;
+}
+
 std::map<std::string, std::vector<calib::MeasuredCase>> fitted_cases_by_profile(const calib::SuiteSpec& suite,
                                                                                 const std::string& profile) {
   std::map<std::string, std::vector<calib::MeasuredCase>> by_profile;
@@ -177,7 +188,8 @@ std::map<std::string, std::vector<calib::MeasuredCase>> fitted_cases_by_profile(
     const bool metric_fitted =
         suite.fit_metrics.empty() ||
         std::find(suite.fit_metrics.begin(), suite.fit_metrics.end(), c.metric) != suite.fit_metrics.end();
-    if ((profile.empty() || c.run.profile == profile) && c.bytes >= suite.fit_min_bytes && metric_fitted)
+    if ((profile.empty() || c.run.profile == profile) && c.bytes >= suite.fit_min_bytes && metric_fitted &&
+        calib::row_matches(suite.fit_where, c.row))
       by_profile[c.run.profile].push_back(c);
   }
   return by_profile;
@@ -322,8 +334,7 @@ int cmd_calibrate(const CalibrateArgs& a) {
         throw io::InputError({suite.machine_path, 0, 0}, "software.profiles." + profile,
                              "profile named by " + suite.data_path + " is missing");
       std::map<calib::RunKey, core::Workload> workloads;
-      for (const auto& key : calib::runs_needed(fit_cases))
-        workloads[key] = io::load_workload(suite.workload_path, key.variables).workload;
+      for (const auto& key : calib::runs_needed(fit_cases)) workloads[key] = suite_workload(suite, key, *current);
       const calib::FitResult fit = calib::fit_profile(machine, profile, workloads, fit_cases, suite.fit_params);
       const std::string base = "software.profiles." + profile;
       std::cout << fmt::format(

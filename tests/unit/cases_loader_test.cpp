@@ -46,6 +46,25 @@ TEST(CasesLoader, RowColumnsNameTheMachineAndRowSettingsApply) {
   EXPECT_EQ(four->run.params[0].first, "network.packet_flits");
 }
 
+// A trace workload (.t3t) with fit_params and fit_where: the rows it picks, of the metrics fit_metrics
+// names, are the fitted cases; the rest are predictions. Each row runs the trace at its row_settings' PEs.
+TEST(CasesLoader, FitWhereWithFitParamsMarksOnlyTheFittedCases) {
+  const auto suites = io::load_suites(data("trace_fit_where.yaml"));
+  ASSERT_EQ(suites.size(), 1u);
+  EXPECT_TRUE(calib::is_trace_path(suites[0].workload_path));
+  const auto cases = io::load_suite_cases(suites[0]);
+  ASSERT_EQ(cases.size(), 6u);  // 3 rows x reduce, allreduce
+  std::vector<std::string> fitted;
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.statistic, calib::Statistic::LabelSpan);
+    EXPECT_EQ(c.record, c.metric);
+    EXPECT_EQ(c.run.pes, std::stoi(c.row.at("pes")));
+    if (c.fitted) fitted.push_back(c.id);
+  }
+  EXPECT_EQ(fitted, (std::vector<std::string>{"test-suite/pes=2/reduce", "test-suite/pes=4/reduce"}));
+  EXPECT_DOUBLE_EQ(cases[1].measured, 30);  // us, as the column holds it
+}
+
 TEST(CasesLoader, RepoCasesLoad) {
   const auto suites = io::load_suites(std::string(T3SIM_SOURCE_DIR) + "/validation/cases.yaml");
   for (const auto& s : suites) EXPECT_FALSE(io::load_suite_cases(s).empty()) << s.id;
@@ -104,11 +123,12 @@ INSTANTIATE_TEST_SUITE_P(
                       "be time, size or bandwidth"},
         RejectionCase{"paired_ordering_metric_unknown",
                       "paired_ordering_metric_unknown.yaml:17:5: suites.test-suite.paired_orderings: names no metric"},
-        RejectionCase{"statistic_unknown",
-                      "metrics\\[0\\].statistic: must be peak_bandwidth_MBps, estimated_latency_us, "
-                      "model_max_rel_error_pct, main_job_end_s, accepted_flits_per_cycle, "
-                      "accepted_flits_per_cycle_min, pe_bandwidth_median_MBps or pe_bandwidth_min_MBps \\(got "
-                      "'peak_rate'\\)"},
+        RejectionCase{
+            "statistic_unknown",
+            "metrics\\[0\\].statistic: must be peak_bandwidth_MBps, estimated_latency_us, "
+            "model_max_rel_error_pct, main_job_end_s, accepted_flits_per_cycle, "
+            "accepted_flits_per_cycle_min, pe_bandwidth_median_MBps, pe_bandwidth_min_MBps or label_span_us \\(got "
+            "'peak_rate'\\)"},
         RejectionCase{
             "fit_metrics_unknown",
             "suites.test-suite.fit_metrics: names no metric of this suite; did you mean 'get'\\? \\(got 'gets'\\)"},
@@ -122,9 +142,19 @@ INSTANTIATE_TEST_SUITE_P(
         RejectionCase{"packet_fit_params_not_fitted",
                       "packet_fit_params_not_fitted.yaml:17:[0-9]+: suites.test-suite.packet_fit_params: not one of "
                       "fit_params calibrate can fit.*\\(got 'message_overhead'\\)"},
-        RejectionCase{"fit_where_without_fit_network",
-                      "suites.test-suite.fit_where: goes with fit_network \\(the rows the network parameters are "
-                      "fitted to\\)"},
+        RejectionCase{"fit_where_without_fit",
+                      "fit_where_without_fit.yaml:14:5: suites.test-suite.fit_where: goes with fit_network or "
+                      "fit_params \\(the rows the parameters are fitted to\\)"},
+        RejectionCase{
+            "label_span_without_record",
+            "label_span_without_record.yaml:10:[0-9]+: suites.test-suite.metrics\\[0\\].record: required key is "
+            "missing"},
+        RejectionCase{"trace_with_variables",
+                      "trace_with_variables.yaml:9:5: suites.test-suite.variables: a trace workload \\(.t3t\\) takes "
+                      "no workload variables; give its PEs and size by row_settings"},
+        RejectionCase{"trace_metric_with_variables",
+                      "trace_metric_with_variables.yaml:10:[0-9]+: suites.test-suite.metrics\\[0\\].variables: a trace "
+                      "workload \\(.t3t\\) takes no workload variables"},
         RejectionCase{"fit_network_with_fit_params",
                       "suites.test-suite.fit_network: give fit_network or fit_params / fit_variables, not both"},
         RejectionCase{"fit_network_unknown",

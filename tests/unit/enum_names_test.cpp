@@ -56,7 +56,7 @@ TEST(EnumNames, EveryTableRoundTrips) {
   check_table(core::Dateline::Fixed, core::Dateline::None);
   check_table(core::StreamTraffic::Uniform, core::StreamTraffic::RandPerm);
   // RecordDuration is a metric without `statistic:`: it has no name.
-  check_table(calib::Statistic::PeakBandwidth, calib::Statistic::PeBandwidthMin);
+  check_table(calib::Statistic::PeakBandwidth, calib::Statistic::LabelSpan);
   check_table(calib::MetricSpec::Holds::TimeSeconds, calib::MetricSpec::Holds::RateMBps);
 }
 

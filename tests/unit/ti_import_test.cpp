@@ -160,6 +160,22 @@ TEST(TiImport, GatherWithoutReceiveCountNamesItsRoot) {
   EXPECT_TRUE(w.account.warnings.empty());
 }
 
+TEST(TiImport, EveryCollectiveButTheBarrierEntersOnceAPe) {
+  // mpi_collective_overhead's operation: first in each PE's part of a collective, one per call
+  const auto w =
+      load("entry", "0 reduce 1 1 0\n1 reduce 1 1 0\n0 allreduce 1 1\n1 allreduce 1 1\n0 barrier\n1 barrier\n");
+  for (int pe : {0, 1}) EXPECT_EQ(ops(w.workload, pe, core::OpKind::MpiCollective), 2) << pe;
+  for (const core::Op& op : w.workload.ops) {  // the PE's first operation of each collective is its entry
+    if (op.kind != core::OpKind::MpiCollective) continue;
+    EXPECT_EQ(op.peer, -1);
+    EXPECT_DOUBLE_EQ(op.bytes, 0);
+  }
+  const auto first =
+      std::find_if(w.workload.ops.begin(), w.workload.ops.end(), [](const core::Op& op) { return op.pe == 1; });
+  ASSERT_NE(first, w.workload.ops.end());
+  EXPECT_EQ(first->kind, core::OpKind::MpiCollective);
+}
+
 TEST(TiImport, ReduceScatterBlockAsSimGridWritesIt) {
   // MPI_Reduce_scatter_block(recvcount 5): 3.32 writes five zeros and the type, no flops
   const auto w = load("rsb", "0 reducescatter 0 0 0 0 0 1\n1 reducescatter 0 0 0 0 0 1\n");

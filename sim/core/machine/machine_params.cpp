@@ -153,7 +153,11 @@ const std::vector<ParamDecl<SoftwareProfile>>& profile_params() {
       {"mpi_recv_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
        "software cost of one MPI receive call (blocking or irecv) beyond the SHMEM calls it makes: matching the "
        "envelope, the library's queues",
-       std::nullopt, T3SIM_FIELD(SoftwareProfile, mpi_recv_overhead)},
+       FitRange{3e-6, 1e-9, 1e-3}, T3SIM_FIELD(SoftwareProfile, mpi_recv_overhead)},
+      {"mpi_collective_overhead", Quantity::Time, std::string("0us"), 0, false, 1e-2,
+       "software cost of entering one MPI collective call (barrier aside), once per PE, before its messages: "
+       "argument checks, the communicator's and the operation's look-ups, the tree's set-up",
+       FitRange{2e-6, 1e-9, 1e-3}, T3SIM_FIELD(SoftwareProfile, mpi_collective_overhead)},
       {"mpi_bandwidth", Quantity::Bandwidth, std::string("0B/s"), 0, false, 1e13,
        "rate at which a PE's MPI library pulls rendezvous data, over all its messages in flight (its get loop); "
        "it draws on the PE's get rate too. 0: no limit of its own (the get rate alone)",

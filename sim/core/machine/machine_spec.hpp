@@ -136,20 +136,21 @@ struct IoParams {
 struct SoftwareProfile {
   std::string name;
   std::string doc;
-  double call_overhead = 0;      // s: entering and leaving a shmem call, any target
-  double local_overhead = 0;     // s: extra set-up when the target is the calling PE (the library's copy path)
-  double copy_bandwidth = 0;     // bytes/s: a get from the PE's own memory is a memory copy at this rate
-  double get_bandwidth = 0;      // bytes/s: rate at which the initiator pulls remote data
-  double put_bandwidth = 0;      // bytes/s: rate at which the initiator pushes remote data
-  double barrier_latency = 0;    // s: from the last PE arriving to all PEs leaving a barrier
-  double sync_overhead = 0;      // s: a shmem_fence or shmem_quiet call's own cost, beyond any wait
-  double message_overhead = 0;   // s: per message of PSTSWM's message layer over SHMEM (the swap patterns)
-  double eager_threshold = 0;    // bytes: largest message the message layer sends eagerly (else rendezvous)
-  double mpi_queue_bytes = 0;    // bytes: largest message sent as one hardware message into a queue; 0: none
-  double mpi_send_overhead = 0;  // s: software cost of one MPI send (isend) call of the message layer
-  double mpi_recv_overhead = 0;  // s: software cost of one MPI receive (irecv) call: matching, queues
-  double mpi_bandwidth = 0;      // bytes/s: the PE's rate of pulling rendezvous data through MPI; 0: none
-  double outstanding_puts = 0;   // most non-blocking puts a PE has unacknowledged; a further one waits; 0: no limit
+  double call_overhead = 0;            // s: entering and leaving a shmem call, any target
+  double local_overhead = 0;           // s: extra set-up when the target is the calling PE (the library's copy path)
+  double copy_bandwidth = 0;           // bytes/s: a get from the PE's own memory is a memory copy at this rate
+  double get_bandwidth = 0;            // bytes/s: rate at which the initiator pulls remote data
+  double put_bandwidth = 0;            // bytes/s: rate at which the initiator pushes remote data
+  double barrier_latency = 0;          // s: from the last PE arriving to all PEs leaving a barrier
+  double sync_overhead = 0;            // s: a shmem_fence or shmem_quiet call's own cost, beyond any wait
+  double message_overhead = 0;         // s: per message of PSTSWM's message layer over SHMEM (the swap patterns)
+  double eager_threshold = 0;          // bytes: largest message the message layer sends eagerly (else rendezvous)
+  double mpi_queue_bytes = 0;          // bytes: largest message sent as one hardware message into a queue; 0: none
+  double mpi_send_overhead = 0;        // s: software cost of one MPI send (isend) call of the message layer
+  double mpi_recv_overhead = 0;        // s: software cost of one MPI receive (irecv) call: matching, queues
+  double mpi_collective_overhead = 0;  // s: software cost of entering one MPI collective call, once per PE
+  double mpi_bandwidth = 0;            // bytes/s: the PE's rate of pulling rendezvous data through MPI; 0: none
+  double outstanding_puts = 0;  // most non-blocking puts a PE has unacknowledged; a further one waits; 0: no limit
 };
 
 // The range a parameter may lie in (param_ranges.hpp): [low, high] in SI units, and where it comes

@@ -101,6 +101,8 @@ void append_collective(std::vector<Call>& out, const CollectiveCall& c, int rank
   auto received_from = [&](int q) {
     return vector_form && !c.recv_blocks.empty() ? c.recv_blocks[static_cast<size_t>(q)] : c.bytes;
   };
+  // The call's own entry cost (the barrier's is the hardware barrier's latency).
+  if (c.kind != Collective::Barrier) b.shmem(OpKind::MpiCollective, -1, 0, 0);
   switch (c.kind) {
     case Collective::Barrier:
       b.shmem(OpKind::Barrier, -1, 0, 0);

@@ -1,5 +1,11 @@
-// MPI collectives expanded into point-to-point messages, with the algorithms of the era's MPI (MPICH 1.x,
-// from which the T3E's message layer descends), so a traced collective loads the torus as it did then.
+// MPI collectives expanded into point-to-point messages, with the algorithms of the era's common MPI
+// (MPICH 1.x), so a traced collective loads the torus much as it did then. Cray's T3E MPI did not come
+// from MPICH (it derives from EPCC's T3D MPI, itself from CHIMP: netlib's MPI review, 1997), and its
+// algorithms are not published; measured on the HLRS T3E (validation suite t3e-hlrs-collectives), its
+// reduce takes the binomial tree's ceil(log2 N) levels, and its allreduce costs reduce + bcast where N is
+// no power of two but about half that where it is (a butterfly's one exchange a level, not modelled).
+// Every collective but the barrier first costs the PE the profile's mpi_collective_overhead (entering
+// the call).
 //   barrier    the machine's barrier (the T3D and T3E have barrier hardware): one SHMEM barrier
 //   bcast      binomial tree from the root: log2(N) rounds, each PE receives once, then sends to
 //              the subtrees it heads (largest first)

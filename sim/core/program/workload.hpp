@@ -14,21 +14,22 @@
 namespace t3sim::core {
 
 enum class OpKind : uint8_t {
-  Get,       // pe reads `bytes` from peer's memory into its own (peer == pe: a local memory copy)
-  Put,       // pe writes `bytes` into peer's memory; complete=true also waits for delivery (shmem_quiet)
-  Quiet,     // pe waits until all its outstanding puts are delivered
-  Barrier,   // every PE of the job waits for all the others (pe == kAllPes)
-  Compute,   // pe computes for `seconds`, or `flops` at the node's peak rate
-  Wait,      // pe waits until its flag `flag` has been signalled, then consumes one signal (wait_until + reset)
-  Overhead,  // pe spends the profile's message_overhead: one message's software cost in PSTSWM's message layer
-  Atomic,    // pe runs an atomic swap / fetch-add on peer's memory: a round trip like a get of `bytes` (8)
-  MpiSend,   // pe spends the profile's mpi_send_overhead: an MPI send call's own software cost
-  MpiRecv,   // pe spends the profile's mpi_recv_overhead: an MPI receive call's own software cost
-  Write,     // pe writes `bytes` to file `peer` (Workload::files) in records of record_bytes(op), through the
-             // buffering op.io_mode says (io_layer.hpp)
-  Read,      // pe reads `bytes` from file `peer`, in buffer-sized forwarded calls
-  Close,     // pe closes file `peer`: writes what its buffer holds and waits for every write of the file
-             // (the last kind: results_writer's parser counts up to it)
+  Get,            // pe reads `bytes` from peer's memory into its own (peer == pe: a local memory copy)
+  Put,            // pe writes `bytes` into peer's memory; complete=true also waits for delivery (shmem_quiet)
+  Quiet,          // pe waits until all its outstanding puts are delivered
+  Barrier,        // every PE of the job waits for all the others (pe == kAllPes)
+  Compute,        // pe computes for `seconds`, or `flops` at the node's peak rate
+  Wait,           // pe waits until its flag `flag` has been signalled, then consumes one signal (wait_until + reset)
+  Overhead,       // pe spends the profile's message_overhead: one message's software cost in PSTSWM's message layer
+  Atomic,         // pe runs an atomic swap / fetch-add on peer's memory: a round trip like a get of `bytes` (8)
+  MpiSend,        // pe spends the profile's mpi_send_overhead: an MPI send call's own software cost
+  MpiRecv,        // pe spends the profile's mpi_recv_overhead: an MPI receive call's own software cost
+  MpiCollective,  // pe spends the profile's mpi_collective_overhead: entering an MPI collective call
+  Write,          // pe writes `bytes` to file `peer` (Workload::files) in records of record_bytes(op), through the
+                  // buffering op.io_mode says (io_layer.hpp)
+  Read,           // pe reads `bytes` from file `peer`, in buffer-sized forwarded calls
+  Close,          // pe closes file `peer`: writes what its buffer holds and waits for every write of the file
+                  // (the last kind: results_writer's parser counts up to it)
 };
 
 // How a PE's writes reach the file servers (io_layer.hpp):
@@ -58,12 +59,20 @@ constexpr double kFlagWordBytes = 8;  // what a flag put moves: one 64-bit word
 
 // As records, reports and workload steps name them (a workload step may be get, put, quiet, wait, barrier,
 // compute, write, read or close: io/workload/workload_loader.cpp).
-constexpr NameTable<OpKind, 13> kOpKindNames = {
-    {OpKind::Get, "get"},           {OpKind::Put, "put"},         {OpKind::Quiet, "quiet"},
-    {OpKind::Barrier, "barrier"},   {OpKind::Compute, "compute"}, {OpKind::Wait, "wait"},
-    {OpKind::Overhead, "overhead"}, {OpKind::Atomic, "atomic"},   {OpKind::MpiSend, "mpi_send"},
-    {OpKind::MpiRecv, "mpi_recv"},  {OpKind::Write, "write"},     {OpKind::Read, "read"},
-    {OpKind::Close, "close"}};
+constexpr NameTable<OpKind, 14> kOpKindNames = {{OpKind::Get, "get"},
+                                                {OpKind::Put, "put"},
+                                                {OpKind::Quiet, "quiet"},
+                                                {OpKind::Barrier, "barrier"},
+                                                {OpKind::Compute, "compute"},
+                                                {OpKind::Wait, "wait"},
+                                                {OpKind::Overhead, "overhead"},
+                                                {OpKind::Atomic, "atomic"},
+                                                {OpKind::MpiSend, "mpi_send"},
+                                                {OpKind::MpiRecv, "mpi_recv"},
+                                                {OpKind::MpiCollective, "mpi_collective"},
+                                                {OpKind::Write, "write"},
+                                                {OpKind::Read, "read"},
+                                                {OpKind::Close, "close"}};
 constexpr const auto& name_table(OpKind) { return kOpKindNames; }
 inline const char* op_kind_name(OpKind k) { return enum_name(k); }  // the records' writers and readers use this
 

@@ -87,6 +87,8 @@ double CostModel::uncontended_time(const Op& op) const {
       return p.mpi_send_overhead;
     case OpKind::MpiRecv:
       return p.mpi_recv_overhead;
+    case OpKind::MpiCollective:
+      return p.mpi_collective_overhead;
     case OpKind::Compute:
       return op.seconds + op.flops / (machine_.node.clock_hz * machine_.node.flops_per_cycle);
     case OpKind::Quiet:

@@ -13,7 +13,8 @@
 //   put, complete   = call_overhead + latency(pe->peer)
 //                     + bytes / min(bottleneck(pe->peer), put_bandwidth) + latency(peer->pe)  (the ack)
 //   put to self     = call_overhead + local_overhead + bytes / copy_bandwidth
-//   overhead        = message_overhead; mpi send / receive = mpi_send_overhead / mpi_recv_overhead
+//   overhead        = message_overhead; mpi send / receive = mpi_send_overhead / mpi_recv_overhead;
+//   mpi collective  = mpi_collective_overhead
 #pragma once
 #include <memory>
 #include <vector>

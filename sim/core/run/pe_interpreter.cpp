@@ -378,6 +378,7 @@ bool PeInterpreter::start_op(int pe) {
     case OpKind::Overhead:
     case OpKind::MpiSend:
     case OpKind::MpiRecv:
+    case OpKind::MpiCollective:
       transport_.after(cost_.uncontended_time(op), task(Step::CompleteOp, pe));
       return false;
     case OpKind::Write:

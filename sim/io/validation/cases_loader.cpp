@@ -91,6 +91,7 @@ calib::MetricSpec read_metric(const YAML::Node& n, const std::string& file, cons
       throw InputError(pos_of(file, n["statistic"]), m.child_path("statistic"),
                        "must be " + core::enum_names_text<calib::Statistic>(", ", " or "), "'" + st + "'");
     s.statistic = *statistic;
+    if (s.statistic == calib::Statistic::LabelSpan) s.record = m.string_at("record");
   } else {
     s.statistic = calib::Statistic::RecordDuration;
     s.record = m.string_at("record");
@@ -333,9 +334,9 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
                        "must be fast, reference or packet", "'" + spec.record_driver + "'");
     if (auto r = s.optional("on_request")) spec.on_request = bool_value(*r, cases_path, s.child_path("on_request"));
     if (auto fw = s.optional("fit_where")) {
-      if (!s.has("fit_network"))
+      if (!s.has("fit_network") && !s.has("fit_params"))
         throw InputError(s.key_pos("fit_where"), s.child_path("fit_where"),
-                         "goes with fit_network (the rows the network parameters are fitted to)");
+                         "goes with fit_network or fit_params (the rows the parameters are fitted to)");
       spec.fit_where = read_text_map(*fw, cases_path, s.child_path("fit_where"));
     }
     if (!spec.peer.empty()) {  // a peer's figures check a configuration; nothing is fitted to them
@@ -391,6 +392,19 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
       }
     }
     check_metric_names(spec, s);
+    if (calib::is_trace_path(
+            spec.workload_path)) {  // a trace has no variables to set (its sizes and PEs: row_settings)
+      for (const char* key : {"row_variables", "variables", "fit_variables", "background"})
+        if (s.has(key))
+          throw InputError(s.key_pos(key), s.child_path(key),
+                           "a trace workload (.t3t) takes no workload variables; give its PEs and size by "
+                           "row_settings");
+      for (size_t i = 0; i < spec.metrics.size(); ++i)
+        if (!spec.metrics[i].variables.empty())
+          throw InputError(pos_of(cases_path, s.node()["metrics"][i]["variables"]),
+                           s.child_path("metrics") + "[" + std::to_string(i) + "].variables",
+                           "a trace workload (.t3t) takes no workload variables");
+    }
     s.finish();
     out.push_back(std::move(spec));
   }
@@ -472,6 +486,10 @@ std::vector<calib::MeasuredCase> load_suite_cases(const calib::SuiteSpec& suite)
       c.row = row;
       // A row the network parameters were fitted to is no prediction (held-back rows are).
       if (!suite.fit_network.empty() && calib::row_matches(suite.fit_where, row)) c.fitted = true;
+      if (!suite.fit_params.empty() && !suite.fit_where.empty() && calib::row_matches(suite.fit_where, row) &&
+          (suite.fit_metrics.empty() ||
+           std::find(suite.fit_metrics.begin(), suite.fit_metrics.end(), metric.id) != suite.fit_metrics.end()))
+        c.fitted = true;
       for (const auto& v : suite.fit_variables)
         if (calib::row_matches(v.where, row) &&
             std::find(v.metrics.begin(), v.metrics.end(), metric.id) != v.metrics.end())
