@@ -43,6 +43,7 @@ SolverTransport::SolverTransport(const core::CostModel& cost, core::NetworkResou
     const double halves = n.dateline == core::Dateline::None ? 1 : 2;
     p.vcs_per_class = std::max(1.0, std::floor(n.virtual_channels / n.virtual_networks / halves));
     p.packet_flits = n.packet_flits;
+    p.packets_per_vc = std::max(1.0, std::floor(n.vc_buffer_flits / n.packet_flits));
     const double clock = n.router_clock > 0 ? n.router_clock : n.link_bandwidth / n.flit_bytes;
     p.packet_bytes_per_s = (n.packet_flits - n.header_flits) * n.flit_bytes * clock;
     p.link_bandwidth = n.link_bandwidth;

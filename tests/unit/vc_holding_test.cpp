@@ -37,6 +37,19 @@ TEST(VcHolding, LoneStreamOnOneHalfPassesOnePacketPerZeroLoadHold) {
   EXPECT_DOUBLE_EQ(h.capacity(0), kLink);
 }
 
+// Two packets of room a VC (mcurie's 20 flits): by Little's law two packets per holding time, so the
+// lone stream's class no longer binds below the link.
+TEST(VcHolding, RoomForTwoPacketsPassesTwoPerHold) {
+  VcHolding::Params p = params();
+  p.packets_per_vc = 2;
+  p.link_bandwidth = 1e9;  // above 2 P / T0 = 596.3 MB/s, so the class is what binds
+  VcHolding h(2, 1, p);
+  h.set_route(0, {{0, 6, 1.0}}, 0, 0, 0);
+  h.set_load(0, 100e6);
+  h.settle();
+  EXPECT_NEAR(h.capacity(0), 2 * kP / kT0, 1e-6 * kP / kT0);
+}
+
 TEST(VcHolding, PacketsDrawingEitherHalfKeepTheLink) {
   VcHolding h(2, 1, params());
   h.set_route(0, {{0, 6, 0.5}}, 0, 0, 0);

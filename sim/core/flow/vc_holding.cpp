@@ -133,7 +133,7 @@ double VcHolding::wait(int c) const {
   for (const double pb : port_[i]) sum2 += (pb / b) * (pb / b);
   const double ca2 = std::max(0.0, 1 - sum2);
   if (!(ca2 > 0)) return 0;
-  const double servers = ejection(c) ? 1 : p_.vcs_per_class;
+  const double servers = ejection(c) ? 1 : p_.vcs_per_class * p_.packets_per_vc;
   const double h = hold_[i] / servers;  // the class as one server of V times the rate
   const double rho = b * h / p_.packet_bytes_per_s;
   const double turn = h * (1 / (1 - ca2) - 0.5);  // behind every other port once (round-robin)
@@ -182,7 +182,7 @@ const std::vector<int>& VcHolding::settle() {
     for (int k = 0; k < 4 && lb > 0; ++k) {
       const size_t i = static_cast<size_t>(l * 4 + k);
       if (!(bytes_[i] > 0)) continue;
-      const double class_cap = p_.vcs_per_class * p_.packet_bytes_per_s / hold_[i];
+      const double class_cap = p_.vcs_per_class * p_.packets_per_vc * p_.packet_bytes_per_s / hold_[i];
       cap_l = std::min(cap_l, class_cap * lb / bytes_[i]);
     }
     if (cap_l == capacity_[static_cast<size_t>(l)]) continue;

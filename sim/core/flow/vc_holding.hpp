@@ -38,8 +38,11 @@ namespace t3sim::core {
 class VcHolding {
  public:
   struct Params {
-    double hold_cycles = 16.1;          // T0: router cycles one VC holds a packet at zero load
-    double vcs_per_class = 1;           // V: virtual channels of one class of a link
+    double hold_cycles = 16.1;  // T0: router cycles one VC holds a packet at zero load
+    double vcs_per_class = 1;   // V: virtual channels of one class of a link
+    // R: whole packets one VC's buffer holds. A packet keeps its room downstream for its holding time, so
+    // by Little's law a VC passes at most R packets per holding time (R = 1: the form as first built).
+    double packets_per_vc = 1;
     double packet_flits = 10;           // the ejection's service time (cycles a packet)
     double packet_bytes_per_s = 4.8e9;  // P: payload bytes of a packet x router clock
     double link_bandwidth = 480e6;      // bytes/s of payload a link carries
