@@ -170,7 +170,6 @@ int calibrate_network(const calib::SuiteSpec& suite, const CalibrateArgs& a) {
   return mismatches;
 }
 
-// The cases a suite fits its profiles to (fit_metrics, fit_min_bytes; only `profile` when given), by profile.
 // A run's workload for an in-process fit, with the row's job size and message size: the suite's
 // workload file, or its trace (expanded through the message layer by the profile's protocols).
 core::Workload suite_workload(const calib::SuiteSpec& suite, const calib::RunKey& key,
@@ -181,6 +180,8 @@ core::Workload suite_workload(const calib::SuiteSpec& suite, const calib::RunKey
   return io::load_workload(path, key.variables, key.pes, key.size).workload;
 }
 
+// The cases a suite fits its profiles to (fit_metrics, fit_min_bytes, fit_where; only `profile` when
+// given), by profile.
 std::map<std::string, std::vector<calib::MeasuredCase>> fitted_cases_by_profile(const calib::SuiteSpec& suite,
                                                                                 const std::string& profile) {
   std::map<std::string, std::vector<calib::MeasuredCase>> by_profile;
