@@ -1,6 +1,7 @@
 // Validation suites: recorded measurements tied to a machine, a profile, a workload and a tolerance.
 // Read by io/cases_loader from validation/cases.yaml; compared and fitted by sim/calib.
 #pragma once
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <string>
@@ -153,6 +154,9 @@ struct SuiteSpec {
   // (written to the profile's packet_driver); the others keep their flow fit's values there.
   std::vector<std::string> packet_fit_params;
   std::vector<std::string> fit_metrics;  // metric ids calibrate fits (empty: all)
+  bool fits_metric(const std::string& id) const {
+    return fit_metrics.empty() || std::find(fit_metrics.begin(), fit_metrics.end(), id) != fit_metrics.end();
+  }
   // Runs as conditions: variables every run sets, a background job on the rows `background_where`
   // selects, the column naming each row in case ids, variables fitted by calibrate and their values.
   std::map<std::string, std::string> variables;

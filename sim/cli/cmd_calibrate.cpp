@@ -186,11 +186,8 @@ std::map<std::string, std::vector<calib::MeasuredCase>> fitted_cases_by_profile(
                                                                                 const std::string& profile) {
   std::map<std::string, std::vector<calib::MeasuredCase>> by_profile;
   for (const auto& c : io::load_suite_cases(suite)) {
-    const bool metric_fitted =
-        suite.fit_metrics.empty() ||
-        std::find(suite.fit_metrics.begin(), suite.fit_metrics.end(), c.metric) != suite.fit_metrics.end();
-    if ((profile.empty() || c.run.profile == profile) && c.bytes >= suite.fit_min_bytes && metric_fitted &&
-        calib::row_matches(suite.fit_where, c.row))
+    if ((profile.empty() || c.run.profile == profile) && c.bytes >= suite.fit_min_bytes &&
+        suite.fits_metric(c.metric) && calib::row_matches(suite.fit_where, c.row))
       by_profile[c.run.profile].push_back(c);
   }
   return by_profile;

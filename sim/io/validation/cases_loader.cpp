@@ -392,8 +392,8 @@ std::vector<calib::SuiteSpec> load_suites(const std::string& cases_path) {
       }
     }
     check_metric_names(spec, s);
-    if (calib::is_trace_path(
-            spec.workload_path)) {  // a trace has no variables to set (its sizes and PEs: row_settings)
+    // A trace has no variables to set (its PEs and size come from row_settings).
+    if (calib::is_trace_path(spec.workload_path)) {
       for (const char* key : {"row_variables", "variables", "fit_variables", "background"})
         if (s.has(key))
           throw InputError(s.key_pos(key), s.child_path(key),
@@ -487,8 +487,7 @@ std::vector<calib::MeasuredCase> load_suite_cases(const calib::SuiteSpec& suite)
       // A row the network parameters were fitted to is no prediction (held-back rows are).
       if (!suite.fit_network.empty() && calib::row_matches(suite.fit_where, row)) c.fitted = true;
       if (!suite.fit_params.empty() && !suite.fit_where.empty() && calib::row_matches(suite.fit_where, row) &&
-          (suite.fit_metrics.empty() ||
-           std::find(suite.fit_metrics.begin(), suite.fit_metrics.end(), metric.id) != suite.fit_metrics.end()))
+          suite.fits_metric(metric.id))
         c.fitted = true;
       for (const auto& v : suite.fit_variables)
         if (calib::row_matches(v.where, row) &&
