@@ -68,6 +68,9 @@ INSTANTIATE_TEST_SUITE_P(
             "switching_wormhole_under_held_base",
             "switching_wormhole_under_held_base.yaml:6:14: network.switching: must be cut_through under "
             "network.switch_hold: packet \\(a held wormhole packet can stall mid-way\\) \\(got 'wormhole'\\)"},
+        RejectionCase{"arbitration_unknown",
+                      "arbitration_unknown.yaml:16:16: network.arbitration: must be round_robin or age \\(got "
+                      "'oldest_first'\\)"},
         RejectionCase{"dateline_unknown",
                       "dateline_unknown.yaml:16:13: network.dateline: must be fixed, balanced, cray, cray_balanced or "
                       "none \\(got "

@@ -24,6 +24,8 @@ const EnumParam kEnumParams[] = {
      [](MachineSpec& m, const std::string& t) { return set_from(m.network.switch_hold, t); }},
     {"network.dateline", [] { return enum_names_text<Dateline>(", ", " or "); },
      [](MachineSpec& m, const std::string& t) { return set_from(m.network.dateline, t); }},
+    {"network.arbitration", [] { return enum_names_text<Arbitration>(", ", " or "); },
+     [](MachineSpec& m, const std::string& t) { return set_from(m.network.arbitration, t); }},
 };
 
 const EnumParam* find(const std::string& path) {

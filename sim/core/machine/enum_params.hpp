@@ -1,5 +1,5 @@
 // Machine parameters that name one of a few values rather than a quantity (network.switching,
-// network.switch_hold, network.dateline), so that `--param` and a study's axis can set them as they set
+// network.switch_hold, network.dateline, network.arbitration), so that `--param` and a study's axis can set them as they set
 // a number: `--param network.switch_hold=packet`.
 #pragma once
 #include <optional>

@@ -294,6 +294,12 @@ const std::vector<KeyDoc>& machine_structure_keys() {
        "what-if: the run stops with the cycle of VCs if rings deadlock). Under the packet driver a balanced tie_rule "
        "is a "
        "coin flip per packet (BookSim's rule; the same half-and-half split on average)"},
+      {"network.arbitration", enum_names_text<Arbitration>("|") + " (optional)",
+       "packet driver: how a router chooses among packets asking for one output virtual channel or port: "
+       "round_robin (default): iSLIP's rotating pointers, each input in turn (BookSim's), so a stream merged "
+       "k times upstream keeps about 2^-k of a saturated link; age: the packet its node injected earliest "
+       "wins, ties in turn (the globally fair age-based arbitration of SGI's SPIDER and Cray's SeaStar, with "
+       "exact ages). What the T3E's router did is not published (docs/research/t3e-arbitration.md)"},
       {"io", "map (optional)", "I/O nodes and their disks; keys io.* below; without it the machine has no file I/O"},
       {"io.nodes", "list of [x, y, z] positions",
        "I/O nodes: torus positions that hold no PE (past torus.populated_nodes); their links carry the I/O "

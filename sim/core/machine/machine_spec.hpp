@@ -49,6 +49,17 @@ constexpr const auto& name_table(Switching) { return kSwitchingNames; }
 enum class SwitchHold { Flit, Packet };
 constexpr NameTable<SwitchHold, 2> kSwitchHoldNames = {{SwitchHold::Flit, "flit"}, {SwitchHold::Packet, "packet"}};
 constexpr const auto& name_table(SwitchHold) { return kSwitchHoldNames; }
+// The packet driver's arbitration (network.arbitration): how a router chooses among packets asking
+// for one output virtual channel or one output port. round_robin: iSLIP's rotating pointers (BookSim's
+// default): each input takes its turn, so at a chain of merges a stream that entered k merges upstream
+// gets about 2^-k of the link (the parking lot). age: the packet made earliest wins (its age counts from
+// the cycle its node injected it, waiting included), ties by the round-robin pointers; globally fair,
+// as the age-based arbitration of SGI's SPIDER (Origin 2000) and Cray's SeaStar (XT3: Abts and Weisser,
+// SC 2007), with the age kept exact (no age clock, no saturation).
+enum class Arbitration { RoundRobin, Age };
+constexpr NameTable<Arbitration, 2> kArbitrationNames = {{Arbitration::RoundRobin, "round_robin"},
+                                                         {Arbitration::Age, "age"}};
+constexpr const auto& name_table(Arbitration) { return kArbitrationNames; }
 // The packet driver's torus deadlock rule (network.dateline): which half of a port's virtual channels
 // a packet uses along a ring. fixed: the upper half when its path along the ring crosses the wrap
 // from k-1 to 0, else the lower half; balanced: also a second dateline in the ring's middle that
@@ -111,6 +122,7 @@ struct NetworkParams {
   Switching switching = Switching::Wormhole;
   SwitchHold switch_hold = SwitchHold::Flit;
   Dateline dateline = Dateline::Fixed;
+  Arbitration arbitration = Arbitration::RoundRobin;
 };
 
 // I/O: file servers at torus positions, each with disks (object storage targets), and the costs of a

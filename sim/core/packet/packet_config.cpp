@@ -46,6 +46,7 @@ PacketConfig packet_config(const MachineSpec& machine) {
   c.tie_rule = machine.tie_rule;
   c.dateline = n.dateline;
   c.switching = n.switching;
+  c.arbitration = n.arbitration;
   if (const auto wrong = enum_param_inconsistency(machine)) throw ModelError(wrong->first + ": " + wrong->second);
   c.hold_switch = n.switch_hold == SwitchHold::Packet;
   c.whole_packet_events = c.hold_switch;

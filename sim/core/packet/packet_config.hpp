@@ -15,6 +15,7 @@ struct PacketConfig {
   TieRule tie_rule = TieRule::Plus;
   Dateline dateline = Dateline::Fixed;
   Switching switching = Switching::Wormhole;
+  Arbitration arbitration = Arbitration::RoundRobin;  // network.arbitration
   // network.switch_hold: packet. A grant holds the input and output ports until the tail has crossed.
   bool hold_switch = false;
   // With hold_switch under cut-through: each packet crosses a hop as one event (its flits follow each

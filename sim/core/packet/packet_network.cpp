@@ -25,6 +25,22 @@ int first_after(uint64_t mask, int last) {
   return after != 0 ? last + 1 + __builtin_ctzll(after) : __builtin_ctzll(mask);
 }
 
+// Age arbitration's pick: of the set bits of `mask`, the one whose packet was made first (`born_of(bit)`,
+// cycles modulo 2^32), ties to the one first_after would pick (round-robin order from `last`).
+template <class BornOf>
+int oldest_after(uint64_t mask, int last, BornOf born_of) {
+  int best = first_after(mask, last);
+  uint32_t best_born = born_of(best);
+  for (uint64_t m = mask & ~bit(best); m != 0; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    const uint32_t born = born_of(i);
+    const int32_t ahead = static_cast<int32_t>(born - best_born);
+    // (the first_after pick is first in turn, so of two made in one cycle the one earlier in turn wins)
+    if (ahead < 0 || (ahead == 0 && ((i - last - 1) & 63) < ((best - last - 1) & 63))) best = i, best_born = born;
+  }
+  return best;
+}
+
 }  // namespace
 
 PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool index_waiting_vcs)
@@ -487,7 +503,7 @@ inline void PacketNetwork::inject(int node) {
     if (__builtin_expect(recorder_ != nullptr, 0)) record_made(id, node, vc);
     const int message = chosen;
     Packet& made = packets_[id];
-    made = {message, flits, PacketRoute{}};
+    made = {message, flits, PacketRoute{}, static_cast<uint32_t>(now_)};
     made.route.src = node;
     made.route.dst = m.dst;
     made.route.network = static_cast<uint8_t>(m.network);
@@ -912,6 +928,14 @@ inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint6
     granted[i] = wants[q] & ~contested;
     for (uint64_t f = wants[q] & contested; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
   }
+  if (config_.arbitration == Arbitration::Age) {
+    const auto born = [&](int i) { return front_born(node, i); };
+    for (uint64_t c = contested; c != 0; c &= c - 1) {
+      const int o = __builtin_ctzll(c);
+      granted[oldest_after(asking[o], va_grant[o], born)] |= bit(o);
+    }
+    return;
+  }
   for (uint64_t c = contested; c != 0; c &= c - 1) {
     const int o = __builtin_ctzll(c);
     granted[first_after(asking[o], va_grant[o])] |= bit(o);
@@ -927,15 +951,21 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
   const int n = vcs_per_router_;
   int best[kMaxRouterVcs];
   int best_distance[kMaxRouterVcs];
+  uint32_t best_born[kMaxRouterVcs];
+  const bool by_age = config_.arbitration == Arbitration::Age;
   std::fill(best, best + n, -1);
   for (int r = 0; r < count; ++r) {
     const int i = requesters[r];
     const int first = out_ports[r] * vcs;
+    const uint32_t born = by_age ? front_born(node, i) : 0;
     for (uint64_t f = opens[r]; f != 0; f &= f - 1) {
       const int o = first + __builtin_ctzll(f);
       int distance = i - va_grant_[static_cast<size_t>(base + o)] - 1;
       if (distance < 0) distance += n;
-      if (best[o] < 0 || distance < best_distance[o]) best[o] = i, best_distance[o] = distance;
+      // (age: the packet made first, then the nearer in turn; round-robin: the nearer)
+      const int32_t ahead = best[o] < 0 ? 0 : static_cast<int32_t>(born - best_born[o]);
+      if (best[o] < 0 || ahead < 0 || (ahead == 0 && distance < best_distance[o]))
+        best[o] = i, best_distance[o] = distance, best_born[o] = born;
     }
   }
   for (int r = 0; r < count; ++r) {
@@ -946,6 +976,11 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
       if (best[first + __builtin_ctzll(f)] == i) mine |= bit(__builtin_ctzll(f));
     accepted_vc[r] = mine != 0 ? first_after(mine, va_accept_[static_cast<size_t>(base + i)]) : -1;
   }
+}
+
+uint32_t PacketNetwork::front_born(int node, int local) const {
+  const size_t at = static_cast<size_t>(node * vcs_per_router_ + local);
+  return packets_[buffers_[at * static_cast<size_t>(config_.vc_buffer_flits) + inputs_[at].first].packet].born;
 }
 
 void PacketNetwork::block_vc_allocation(int node, int wake, uint64_t waits) {
@@ -971,6 +1006,7 @@ inline void PacketNetwork::switch_stage(int node) {
   uint8_t request_vc[kRouterPorts][kRouterPorts];
   unsigned requested = 0;  // the output ports asked for
   const bool hold = kHeld && config_.hold_switch, whole = kHeld && config_.whole_packet_events;
+  const bool by_age = config_.arbitration == Arbitration::Age;
   for (unsigned ports = r.asking_ports; ports != 0; ports &= ports - 1) {
     const int port = __builtin_ctz(ports);
     uint64_t mask = asking[port];
@@ -984,7 +1020,13 @@ inline void PacketNetwork::switch_stage(int node) {
     const uint8_t* outs = active_out + port * vcs;
     const auto ask = [&](int vc) {  // VC vc of the port asks for its output port, unless one before it does
       const int out_port = outs[vc];
-      if (requests[out_port] & bit(port)) return;
+      if (requests[out_port] & bit(port)) {
+        // (age: unless this VC's packet was made first; the one before it in turn keeps a tie)
+        if (by_age && static_cast<int32_t>(front_born(node, port * vcs + vc) -
+                                           front_born(node, port * vcs + request_vc[port][out_port])) < 0)
+          request_vc[port][out_port] = static_cast<uint8_t>(vc);
+        return;
+      }
       if (hold && (whole ? out_free_[static_cast<size_t>(pbase + out_port)] > now_
                          : out_hold_[static_cast<size_t>(pbase + out_port)] >= 0 &&
                                out_hold_[static_cast<size_t>(pbase + out_port)] != port))
@@ -1008,7 +1050,9 @@ inline void PacketNetwork::switch_stage(int node) {
   unsigned granted = 0;               // the input ports granted something
   for (unsigned m = requested; m != 0; m &= m - 1) {
     const int o = __builtin_ctz(m);
-    const int port = first_after(requests[o], sa_grant[o]);
+    const int port = by_age ? oldest_after(requests[o], sa_grant[o],
+                                           [&](int p) { return front_born(node, p * vcs + request_vc[p][o]); })
+                            : first_after(requests[o], sa_grant[o]);
     grants[port] |= static_cast<uint8_t>(bit(o));
     granted |= static_cast<unsigned>(bit(port));
   }
@@ -1019,7 +1063,9 @@ inline void PacketNetwork::switch_stage(int node) {
   int sent = 0;  // flits sent (flit by flit: send() leaves the router's counts of flits to this)
   for (unsigned m = granted; m != 0; m &= m - 1) {
     const int port = __builtin_ctz(m);
-    const int o = first_after(grants[port], sa_accept[port]);
+    const int o = by_age ? oldest_after(grants[port], sa_accept[port],
+                                        [&](int g) { return front_born(node, port * vcs + request_vc[port][g]); })
+                         : first_after(grants[port], sa_accept[port]);
     const int vc = request_vc[port][o];
     sa_grant[o] = static_cast<uint8_t>(port);
     sa_accept[port] = static_cast<uint8_t>(o);

@@ -144,6 +144,7 @@ class PacketNetwork {
     int message;
     int flits;
     PacketRoute route;
+    uint32_t born;  // the cycle it was made, modulo 2^32 (age arbitration compares differences)
   };
   struct Message {
     int src, dst, pacer;
@@ -297,6 +298,9 @@ class PacketNetwork {
   int flits_for(double payload) const {
     return payload == full_payload_ ? config_.packet_flits : config_.flits_for(payload);
   }
+  // Age arbitration: the cycle (modulo 2^32) the packet at the front of router-local input VC `local`
+  // was made; two packets' ages compare by the difference, as int32 (ages under 2^31 cycles apart).
+  uint32_t front_born(int node, int local) const;
   [[noreturn]] void deadlock() const;
   std::string vc_name(int global_input_vc) const;
 

@@ -384,6 +384,10 @@ std::vector<std::string> read_sections(MapReader& top, const std::string& path, 
     }
     if (net.has("dateline"))
       m.network.dateline = read_enum_key<core::Dateline>(net, "dateline"), sourced.push_back("network.dateline");
+    if (net.has("arbitration")) {
+      m.network.arbitration = read_enum_key<core::Arbitration>(net, "arbitration");
+      sourced.push_back("network.arbitration");
+    }
     auto given = read_params(net, core::network_params(), m.network, derived ? &inherited_net : nullptr);
     sourced.insert(sourced.end(), given.begin(), given.end());
     if (m.network.header_flits >= m.network.packet_flits)
