@@ -68,8 +68,8 @@ std::map<std::string, core::ParamRange> bootstrap_ranges(const core::MachineSpec
   }
   std::map<std::string, core::ParamRange> out;
   for (const auto& [key, v] : full.params) {
-    core::ParamRange r{core::quantile(values[key], 0.05), core::quantile(values[key], 0.95), ""};
-    out[key] = {std::min(r.low, v), std::max(r.high, v), ""};
+    core::ParamRange r{core::quantile(values[key], 0.05), core::quantile(values[key], 0.95), "", {}};
+    out[key] = {std::min(r.low, v), std::max(r.high, v), "", {}};
   }
   return out;
 }

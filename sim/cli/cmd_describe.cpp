@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/core/machine/enum_params.hpp"
 #include "sim/core/machine/machine_params.hpp"
 #include "sim/core/machine/param_ranges.hpp"
 #include "sim/io/files/input_error.hpp"
@@ -55,6 +56,15 @@ void print_machine_values(const std::string& file, const std::vector<std::pair<s
   };
   for (const auto& d : core::node_params()) line("node." + d.key, d.get(m.node), d.quantity);
   for (const auto& d : core::network_params()) line("network." + d.key, d.get(m.network), d.quantity);
+  for (const auto& path : core::enum_param_paths()) {  // the named ones (packet driver)
+    auto it = m.uncertainty.find(path);
+    const bool ranged = it != m.uncertainty.end();
+    std::string from = ranged ? it->second.why : "";
+    if (auto by = m.set_by.find(path); by != m.set_by.end())
+      from = "set by " + by->second + (ranged ? "; " + from : ", no range");
+    std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", path, core::enum_param_value(m, path),
+                             ranged ? core::join_names(it->second.choices, " | ") : "-", from);
+  }
   if (m.has_io()) {
     std::string nodes;
     for (int n : m.io_nodes) nodes += " n" + std::to_string(n);

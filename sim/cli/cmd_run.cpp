@@ -73,6 +73,7 @@ void apply_params(core::MachineSpec& m, const protocol::RunRequest& a) {
     if (core::is_enum_param(path)) {  // a named value (network.switch_hold=packet)
       if (!core::set_enum_param(m, path, text))
         throw io::InputError({"--param", 0, 0}, path, "must be " + core::enum_param_choices(path), "'" + text + "'");
+      m.uncertainty.erase(path);  // (as for a number below: the file's choices were of its own value)
       m.provenance.erase(path);
       m.set_by[path] = "--param";
       continue;

@@ -32,7 +32,7 @@ protocol::RunRequest point_request(const protocol::RunRequest& a) {
 }
 
 struct Setting {
-  std::vector<std::pair<std::string, double>> values;  // parameter path -> value
+  std::vector<std::pair<std::string, std::string>> values;  // parameter path -> its --param text
 };
 
 // Runs the point once per setting, `jobs` at a time; the summaries in setting order.
@@ -45,8 +45,7 @@ std::vector<protocol::RunSummary> run_settings(const protocol::RunRequest& a, co
     for (size_t i = first; i < last; ++i) {
       protocol::RunRequest r = point_request(a);
       if (i == 0) r.traffic_file = a.traffic_file;  // the nominal run's traffic report
-      for (const auto& [path, value] : settings[i].values)
-        r.params.emplace_back(path, core::format_quantity_exact(value, *core::param_quantity(path)));
+      for (const auto& [path, text] : settings[i].values) r.params.emplace_back(path, text);
       running.push_back(std::async(std::launch::async, [args = r.to_argv()] { return child::run_child(args); }));
     }
     for (size_t i = first; i < last; ++i) {
@@ -91,7 +90,8 @@ int cmd_run_uncertainty(const protocol::RunRequest& a) {
   std::vector<Setting> settings(1);  // the nominal run first
   for (const auto& row : samples) {
     Setting s;
-    for (size_t d = 0; d < params.size(); ++d) s.values.emplace_back(params[d].path, row[d]);
+    for (size_t d = 0; d < params.size(); ++d)
+      s.values.emplace_back(params[d].path, core::ranged_value_text(params[d], row[d], true));
     settings.push_back(std::move(s));
   }
   const std::vector<protocol::RunSummary> runs = run_settings(a, settings);
@@ -107,7 +107,8 @@ int cmd_run_uncertainty(const protocol::RunRequest& a) {
   u.samples = a.uncertainty;
   u.seed = a.seed;
   u.design = "latin hypercube, uniform in each range";
-  for (const auto& p : params) u.parameters.push_back({p.path, p.range.low, p.range.high, p.range.why});
+  for (const auto& p : params)
+    u.parameters.push_back({p.path, p.range.low, p.range.high, p.range.why, p.range.choices});
   u.makespan_s = band(makespans);
   for (size_t s = 0; s < medians.size(); ++s) u.sizes.push_back({nominal.sizes[s].bytes, band(medians[s])});
   if (a.summary) {
@@ -118,12 +119,12 @@ int cmd_run_uncertainty(const protocol::RunRequest& a) {
   }
   std::cout << fmt::format("{} runs over {} uncertain parameters (Latin hypercube, seed {}), and the nominal run:\n",
                            a.uncertainty, params.size(), a.seed);
-  for (const auto& p : params) {
-    const auto q = *core::param_quantity(p.path);
-    std::cout << fmt::format("  {:<44} {:>14} in {} .. {}  ({})\n", p.path, core::format_quantity(p.nominal, q),
-                             core::format_quantity(p.range.low, q), core::format_quantity(p.range.high, q),
+  for (const auto& p : params)
+    std::cout << fmt::format("  {:<44} {:>14} in {}  ({})\n", p.path, core::ranged_value_text(p, p.nominal, false),
+                             p.range.choices.empty() ? core::ranged_value_text(p, p.range.low, false) + " .. " +
+                                                           core::ranged_value_text(p, p.range.high, false)
+                                                     : core::join_names(p.range.choices, " | "),
                              p.range.why);
-  }
   std::cout << fmt::format("\n{:<34} {:>14} {:>14} {:>14} {:>14}\n", "figure", "nominal", "median", "5%", "95%");
   auto row = [](const std::string& name, double nom, const std::vector<double>& v, double scale) {
     std::cout << fmt::format("{:<34} {:>14.3f} {:>14.3f} {:>14.3f} {:>14.3f}\n", name, nom * scale,
@@ -145,8 +146,8 @@ int cmd_sensitivity(const SensitivityArgs& a) {
   const std::vector<core::RangedParam> params = params_of(a.run, machine);
   std::vector<Setting> settings(1);
   for (const auto& p : params) {
-    settings.push_back({{{p.path, p.range.low}}});
-    settings.push_back({{{p.path, p.range.high}}});
+    settings.push_back({{{p.path, core::ranged_value_text(p, p.range.low, true)}}});
+    settings.push_back({{{p.path, core::ranged_value_text(p, p.range.high, true)}}});
   }
   const std::vector<protocol::RunSummary> lines = run_settings(a.run, settings);
   auto figure = [&](const protocol::RunSummary& run) {

@@ -34,8 +34,11 @@ Json uncertainty_json(const SummaryUncertainty& u) {
   j["seed"] = u.seed;
   j["design"] = u.design;
   j["parameters"] = Json::array();
-  for (const auto& p : u.parameters)
-    j["parameters"].push_back({{"path", p.path}, {"low", p.low}, {"high", p.high}, {"why", p.why}});
+  for (const auto& p : u.parameters) {
+    Json e = {{"path", p.path}, {"low", p.low}, {"high", p.high}, {"why", p.why}};
+    if (!p.choices.empty()) e["choices"] = p.choices;
+    j["parameters"].push_back(e);
+  }
   j["makespan_s"] = band_json(u.makespan_s);
   j["sizes"] = Json::array();
   for (const auto& s : u.sizes)
@@ -50,7 +53,8 @@ SummaryUncertainty uncertainty_from(const Json& j) {
   u.design = j.at("design").get<std::string>();
   for (const auto& p : j.at("parameters"))
     u.parameters.push_back(
-        {p.at("path").get<std::string>(), number(p, "low"), number(p, "high"), p.at("why").get<std::string>()});
+        {p.at("path").get<std::string>(), number(p, "low"), number(p, "high"), p.at("why").get<std::string>(),
+         p.contains("choices") ? p.at("choices").get<std::vector<std::string>>() : std::vector<std::string>{}});
   u.makespan_s = band_from(j.at("makespan_s"));
   for (const auto& s : j.at("sizes"))
     u.sizes.push_back({number(s, "bytes"), band_from(s.at("pe_bandwidth_median_Bps"))});
@@ -79,7 +83,7 @@ bool SummaryBisection::operator==(const SummaryBisection& o) const {
 }
 bool Band::operator==(const Band& o) const { return same(p05, o.p05) && same(p50, o.p50) && same(p95, o.p95); }
 bool SummaryUncertainty::Parameter::operator==(const Parameter& o) const {
-  return path == o.path && same(low, o.low) && same(high, o.high) && why == o.why;
+  return path == o.path && same(low, o.low) && same(high, o.high) && why == o.why && choices == o.choices;
 }
 bool SummaryUncertainty::Size::operator==(const Size& o) const {
   return same(bytes, o.bytes) && pe_bandwidth_median_Bps == o.pe_bandwidth_median_Bps;

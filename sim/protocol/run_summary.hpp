@@ -46,6 +46,7 @@ struct SummaryUncertainty {  // run --uncertainty N --summary
     std::string path;
     double low = 0, high = 0;
     std::string why;
+    std::vector<std::string> choices;  // a named parameter's values (low, high: indices); JSON only when given
     bool operator==(const Parameter& o) const;
   };
   struct Size {

@@ -54,6 +54,8 @@ TEST(EnumNames, EveryTableRoundTrips) {
   check_table(engine::Driver::Fast, engine::Driver::Packet);
   check_table(core::Switching::CutThrough, core::Switching::Wormhole);
   check_table(core::Dateline::Fixed, core::Dateline::None);
+  check_table(core::SwitchHold::Flit, core::SwitchHold::Packet);
+  check_table(core::Arbitration::RoundRobin, core::Arbitration::Age);
   check_table(core::StreamTraffic::Uniform, core::StreamTraffic::RandPerm);
   // RecordDuration is a metric without `statistic:`: it has no name.
   check_table(calib::Statistic::PeakBandwidth, calib::Statistic::LabelSpan);

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <set>
+#include <string>
 
 #include "sim/core/machine/param_ranges.hpp"
 #include "sim/io/machine/machine_loader.hpp"
@@ -58,7 +59,7 @@ TEST(ParamRanges, AValueSetOverItsBasesHasOnlyTheRangeItsSetterGives) {
 }
 
 TEST(ParamRanges, LatinHypercubeHitsEveryStratumOnceInEachDimension) {
-  std::vector<core::RangedParam> params = {{"a", {0, 10, ""}, 5}, {"b", {100, 200, ""}, 150}};
+  std::vector<core::RangedParam> params = {{"a", {0, 10, "", {}}, 5}, {"b", {100, 200, "", {}}, 150}};
   const int n = 16;
   const auto rows = core::latin_hypercube(params, n, 7);
   ASSERT_EQ(rows.size(), static_cast<size_t>(n));
@@ -78,7 +79,7 @@ TEST(ParamRanges, LatinHypercubeHitsEveryStratumOnceInEachDimension) {
 
 TEST(ParamRanges, LatinHypercubeSamplesACountAsWholeNumbers) {
   // network.vc_buffer_flits 10..20 on mcurie: --uncertainty sent 13.75 flits, which run refuses.
-  std::vector<core::RangedParam> params = {{"network.vc_buffer_flits", {10, 20, ""}, 10, true}};
+  std::vector<core::RangedParam> params = {{"network.vc_buffer_flits", {10, 20, "", {}}, 10, true}};
   const int n = 33;
   std::set<double> seen;
   for (const auto& row : core::latin_hypercube(params, n, 3)) {
@@ -92,8 +93,27 @@ TEST(ParamRanges, LatinHypercubeSamplesACountAsWholeNumbers) {
 
 TEST(ParamRanges, RangedCountsAreWhole) {
   const auto m = io::load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/t3e-900-mcurie.yaml");
-  for (const auto& p : core::ranged_params(m, "shmem"))
-    EXPECT_EQ(p.whole, p.path == "network.vc_buffer_flits") << p.path;
+  for (const auto& p : core::ranged_params(m, "shmem"))  // (and the arbitration's choice, an index)
+    EXPECT_EQ(p.whole, p.path == "network.vc_buffer_flits" || p.path == "network.arbitration") << p.path;
+}
+
+TEST(ParamRanges, ANamedParametersChoicesAreSampledAsIndicesAndWrittenAsNames) {
+  const core::MachineSpec m = io::load_machine(data("uncertainty_choices_valid.yaml"));
+  const auto params = core::ranged_params(m, "base");
+  ASSERT_EQ(params.size(), 1u);
+  const core::RangedParam& p = params[0];
+  EXPECT_EQ(p.path, "network.arbitration");
+  EXPECT_TRUE(p.whole);
+  EXPECT_EQ(p.nominal, 0);  // round_robin, the machine's value, is the first choice
+  EXPECT_EQ(p.range.low, 0);
+  EXPECT_EQ(p.range.high, 1);
+  EXPECT_EQ(core::ranged_value_text(p, p.nominal, true), "round_robin");
+  EXPECT_EQ(core::ranged_value_text(p, p.range.high, true), "age");
+  // Every sample is one of the choices, and 4 strata over 2 choices take each twice.
+  std::multiset<std::string> taken;
+  for (const auto& row : core::latin_hypercube(params, 4, 7)) taken.insert(core::ranged_value_text(p, row[0], true));
+  EXPECT_EQ(taken.count("round_robin"), 2u);
+  EXPECT_EQ(taken.count("age"), 2u);
 }
 
 TEST(ParamRanges, QuantileInterpolatesBetweenOrderStatistics) {

@@ -13,18 +13,23 @@ bool set_from(E& field, const std::string& text) {
 // One row per parameter: its path, its names, and how to set it by name.
 struct EnumParam {
   const char* path;
-  std::string (*choices)();
+  std::vector<std::string> (*names)();
+  std::string (*get)(const MachineSpec&);
   bool (*set)(MachineSpec&, const std::string&);
 };
 
 const EnumParam kEnumParams[] = {
-    {"network.switching", [] { return enum_names_text<Switching>(", ", " or "); },
+    {"network.switching", enum_names<Switching>,
+     [](const MachineSpec& m) -> std::string { return enum_name(m.network.switching); },
      [](MachineSpec& m, const std::string& t) { return set_from(m.network.switching, t); }},
-    {"network.switch_hold", [] { return enum_names_text<SwitchHold>(", ", " or "); },
+    {"network.switch_hold", enum_names<SwitchHold>,
+     [](const MachineSpec& m) -> std::string { return enum_name(m.network.switch_hold); },
      [](MachineSpec& m, const std::string& t) { return set_from(m.network.switch_hold, t); }},
-    {"network.dateline", [] { return enum_names_text<Dateline>(", ", " or "); },
+    {"network.dateline", enum_names<Dateline>,
+     [](const MachineSpec& m) -> std::string { return enum_name(m.network.dateline); },
      [](MachineSpec& m, const std::string& t) { return set_from(m.network.dateline, t); }},
-    {"network.arbitration", [] { return enum_names_text<Arbitration>(", ", " or "); },
+    {"network.arbitration", enum_names<Arbitration>,
+     [](const MachineSpec& m) -> std::string { return enum_name(m.network.arbitration); },
      [](MachineSpec& m, const std::string& t) { return set_from(m.network.arbitration, t); }},
 };
 
@@ -49,7 +54,17 @@ bool is_enum_param(const std::string& path) { return find(path) != nullptr; }
 
 std::string enum_param_choices(const std::string& path) {
   const EnumParam* p = find(path);
-  return p != nullptr ? p->choices() : "";
+  return p != nullptr ? join_names(p->names(), ", ", " or ") : "";
+}
+
+std::vector<std::string> enum_param_names(const std::string& path) {
+  const EnumParam* p = find(path);
+  return p != nullptr ? p->names() : std::vector<std::string>{};
+}
+
+std::string enum_param_value(const MachineSpec& m, const std::string& path) {
+  const EnumParam* p = find(path);
+  return p != nullptr ? p->get(m) : "";
 }
 
 bool set_enum_param(MachineSpec& m, const std::string& path, const std::string& text) {

@@ -1,6 +1,6 @@
 // Machine parameters that name one of a few values rather than a quantity (network.switching,
-// network.switch_hold, network.dateline, network.arbitration), so that `--param` and a study's axis can set them as they set
-// a number: `--param network.switch_hold=packet`.
+// network.switch_hold, network.dateline, network.arbitration), so that `--param` and a study's axis can set them as
+// they set a number: `--param network.switch_hold=packet`.
 #pragma once
 #include <optional>
 #include <string>
@@ -14,6 +14,10 @@ namespace t3sim::core {
 bool is_enum_param(const std::string& path);
 // The values it may take, as "a, b or c"; empty when the path names none.
 std::string enum_param_choices(const std::string& path);
+// Its values' names, in their table's order; empty when the path names none.
+std::vector<std::string> enum_param_names(const std::string& path);
+// The name of its value in `m` ("" when the path names none).
+std::string enum_param_value(const MachineSpec& m, const std::string& path);
 // Sets it from `text`; false (m unchanged) when the text names none of its values.
 bool set_enum_param(MachineSpec& m, const std::string& path, const std::string& text);
 // Its paths, for "did you mean".

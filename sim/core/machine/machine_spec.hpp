@@ -171,6 +171,9 @@ struct ParamRange {
   double low = 0;
   double high = 0;
   std::string why;
+  // A named parameter's (network.arbitration: `{choices: [round_robin, age]}`): the values it may take;
+  // low and high are then the first and last one's index, and a sample is an index.
+  std::vector<std::string> choices;
 };
 
 // Residuals of the last `t3sim calibrate` fit of a profile (written back by calibrate).

@@ -7,6 +7,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "sim/core/machine/enum_params.hpp"
 #include "sim/core/machine/machine_params.hpp"
 
 namespace t3sim::core {
@@ -115,10 +116,24 @@ std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& 
   for (const auto& [path, range] : m.uncertainty) {  // std::map: key-path order
     const bool shared = path.rfind("node.", 0) == 0 || path.rfind("network.", 0) == 0 || path.rfind("io.", 0) == 0;
     if (!shared && (own.empty() || path.rfind(own, 0) != 0)) continue;
+    if (!range.choices.empty()) {  // a named parameter: its choice's index
+      const auto at = std::find(range.choices.begin(), range.choices.end(), enum_param_value(m, path));
+      out.push_back({path, range, static_cast<double>(at - range.choices.begin()), true});
+      continue;
+    }
     const auto quantity = param_quantity(path);
     out.push_back({path, range, param_value(m, path).value_or(0), quantity && *quantity == Quantity::Count});
   }
   return out;
+}
+
+std::string ranged_value_text(const RangedParam& p, double value, bool exact) {
+  if (!p.range.choices.empty()) {
+    const size_t i = static_cast<size_t>(std::clamp(value, 0.0, static_cast<double>(p.range.choices.size() - 1)));
+    return p.range.choices[i];
+  }
+  const Quantity q = *param_quantity(p.path);
+  return exact ? format_quantity_exact(value, q) : format_quantity(value, q);
 }
 
 std::vector<std::vector<double>> latin_hypercube(const std::vector<RangedParam>& params, int n, uint64_t seed) {

@@ -43,9 +43,12 @@ struct RangedParam {
   std::string path;
   ParamRange range;
   double nominal = 0;
-  bool whole = false;  // a count (buffer flits, VCs): sampled as whole numbers
+  bool whole = false;  // a count (buffer flits, VCs) or a named parameter's choice: sampled as whole numbers
 };
 std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile);
+// A sampled value as `--param` and the tables write it: a named parameter's choice by its index, else
+// the quantity with its unit, exact (`exact`) or to 4 significant figures.
+std::string ranged_value_text(const RangedParam& p, double value, bool exact);
 
 // n points of a Latin hypercube over the ranges, uniform within each: for parameter d, point i lies
 // in stratum perm_d(i) of n equal strata, at a uniform offset inside it. A whole-number parameter

@@ -163,7 +163,7 @@ core::ParamRange read_range_text(const YAML::Node& n, const std::string& file, c
                      "must be LOW..HIGH in " + std::string(core::unit_names(q)) + (why.empty() ? "" : ": " + why),
                      "'" + text + "'");
   if (*low > *high) throw InputError(pos_of(file, n), key, "LOW is above HIGH", "'" + text + "'");
-  return {*low, *high, ""};
+  return {*low, *high, "", {}};
 }
 
 // The declaration of the calibrated profile parameter `key`, or null when it names none.
@@ -249,7 +249,30 @@ void check_range(const core::MachineSpec& m, const std::string& param, const cor
                      "'" + n.Scalar() + "'");
 }
 
-// `uncertainty:` of a machine file: node/network/profiles.NAME -> key -> {range: LOW..HIGH, why: ...}.
+// A named parameter's `choices: [A, B, ...]` (network.arbitration): at least two of its values, each
+// once, the machine's own among them.
+std::vector<std::string> read_choices(const core::MachineSpec& m, const std::string& param, const YAML::Node& n,
+                                      const std::string& file, const std::string& key) {
+  if (!n.IsSequence() || n.size() < 2)
+    throw InputError(pos_of(file, n), key, "must list at least two of " + core::enum_param_choices(param));
+  std::vector<std::string> out;
+  for (const auto& c : n) {
+    const std::string name = c.IsScalar() ? c.Scalar() : "";
+    const auto names = core::enum_param_names(param);
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw InputError(pos_of(file, c), key, "must name " + core::enum_param_choices(param), "'" + name + "'");
+    if (std::find(out.begin(), out.end(), name) != out.end())
+      throw InputError(pos_of(file, c), key, "names a value twice", "'" + name + "'");
+    out.push_back(name);
+  }
+  const std::string own = core::enum_param_value(m, param);
+  if (std::find(out.begin(), out.end(), own) == out.end())
+    throw InputError(pos_of(file, n), key, "must contain the parameter's value " + own);
+  return out;
+}
+
+// `uncertainty:` of a machine file: node/network/profiles.NAME -> key -> {range: LOW..HIGH, why: ...}, or for
+// a named parameter (network.arbitration) {choices: [A, B], why: ...}.
 void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec& m) {
   auto u = top.optional("uncertainty");
   if (!u) return;
@@ -269,14 +292,21 @@ void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec
         throw InputError(entries.key_pos(key), where,
                          "is calibrated: its range comes from the fit (software.profiles." + profile + ".fit.range)");
       MapReader e(entries.node()[key], path, where);
-      const YAML::Node range_node = e.required("range");
-      core::ParamRange r = read_range_text(range_node, path, e.child_path("range"), *core::param_quantity(param));
+      const bool named = core::is_enum_param(param);
+      const YAML::Node range_node = e.required(named ? "choices" : "range");
+      core::ParamRange r;
+      if (named) {
+        r.choices = read_choices(m, param, range_node, path, e.child_path("choices"));
+        r.high = static_cast<double>(r.choices.size() - 1);
+      } else {
+        r = read_range_text(range_node, path, e.child_path("range"), *core::param_quantity(param));
+      }
       const std::string why = e.string_at("why");
       if (why.empty()) throw InputError(e.key_pos("why"), e.child_path("why"), "must say why the range is what it is");
       // A range calibrate wrote (a network fit's model-form error) says so with "fit:"; others are assumed.
       r.why = why.rfind("assumed", 0) == 0 || why.rfind("fit:", 0) == 0 ? why : "assumed: " + why;
       e.finish();
-      check_range(m, param, r, range_node, path, e.child_path("range"));
+      if (!named) check_range(m, param, r, range_node, path, e.child_path("range"));
       m.uncertainty[param] = r;
     }
     entries.finish();
@@ -290,7 +320,9 @@ void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec
     if (section == "node") {
       read_entries(sections.node()[section], "uncertainty.node", "node.", names_of(core::node_params()), "");
     } else if (section == "network") {
-      read_entries(sections.node()[section], "uncertainty.network", "network.", names_of(core::network_params()), "");
+      std::vector<std::string> names = names_of(core::network_params());
+      for (const auto& named : core::enum_param_paths()) names.push_back(named.substr(std::string("network.").size()));
+      read_entries(sections.node()[section], "uncertainty.network", "network.", names, "");
     } else if (section == "io") {
       if (!m.has_io()) throw InputError(sections.key_pos(section), "uncertainty.io", "the machine has no io section");
       read_entries(sections.node()[section], "uncertainty.io", "io.", names_of(core::io_params()), "");
