@@ -284,6 +284,7 @@ void PacketNetwork::step() {
   // A router that did nothing this cycle (every flit waits for a credit or a channel another holds)
   // sleeps: nothing changes for it until a flit or a credit reaches it, which wakes it.
   const bool held = config_.hold_switch || config_.whole_packet_events;
+  const bool by_age = config_.arbitration == Arbitration::Age;
   const bool escape_wormhole = config_.switching != Switching::CutThrough && !config_.adaptive;
   size_t kept = 0;
   for (size_t i = 0; i < active_routers_.size(); ++i) {
@@ -297,11 +298,11 @@ void PacketNetwork::step() {
       else
         vc_stage<false>(node);
     }
-    if (r.asking_ports != 0) {
-      if (held)
-        switch_stage<true>(node);
+    if (r.asking_ports != 0) {  // (age arbitration compiled apart: round-robin's stage has none of its tests)
+      if (by_age)
+        held ? switch_stage<true, true>(node) : switch_stage<false, true>(node);
       else
-        switch_stage<false>(node);
+        held ? switch_stage<true, false>(node) : switch_stage<false, false>(node);
     }
     if (asking_later_ports_ != 0) {  // the VCs granted an output VC this cycle ask for the switch from the next
       for (unsigned ports = asking_later_ports_; ports != 0; ports &= ports - 1) {
@@ -880,7 +881,12 @@ inline void PacketNetwork::vc_stage(int node) {
     // contested one by round-robin (vc_grant); accept, taken here: each requester takes, of the output
     // VCs granted it (all on its own port), the first after the one it last took.
     uint64_t granted[64];  // contested: per requester (local index), the output VCs granted it
-    if (contested != 0) vc_grant(node, requesters, opens, count, contested, granted);
+    if (contested != 0) {
+      if (config_.arbitration == Arbitration::Age)
+        vc_grant<true>(node, requesters, opens, count, contested, granted);
+      else
+        vc_grant<false>(node, requesters, opens, count, contested, granted);
+    }
     for (int q = 0; q < count; ++q) {
       const int i = requesters[q];
       const int out_port = out_ports[q];
@@ -916,6 +922,7 @@ uint64_t PacketNetwork::to_router_local(uint64_t* opens, const uint8_t* out_port
   return contested;
 }
 
+template <bool kAge>
 inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* wants, int count,
                                     uint64_t contested, uint64_t* granted) {
   // Each contested output VC to the requester nearest after the one it was last granted to; the
@@ -928,17 +935,12 @@ inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint6
     granted[i] = wants[q] & ~contested;
     for (uint64_t f = wants[q] & contested; f != 0; f &= f - 1) asking[__builtin_ctzll(f)] |= bit(i);
   }
-  if (config_.arbitration == Arbitration::Age) {
-    const auto born = [&](int i) { return front_born(node, i); };
-    for (uint64_t c = contested; c != 0; c &= c - 1) {
-      const int o = __builtin_ctzll(c);
-      granted[oldest_after(asking[o], va_grant[o], born)] |= bit(o);
-    }
-    return;
-  }
   for (uint64_t c = contested; c != 0; c &= c - 1) {
     const int o = __builtin_ctzll(c);
-    granted[first_after(asking[o], va_grant[o])] |= bit(o);
+    if constexpr (kAge)  // (the packet made first, ties in turn)
+      granted[oldest_after(asking[o], va_grant[o], [&](int i) { return front_born(node, i); })] |= bit(o);
+    else
+      granted[first_after(asking[o], va_grant[o])] |= bit(o);
   }
 }
 
@@ -990,7 +992,7 @@ void PacketNetwork::block_vc_allocation(int node, int wake, uint64_t waits) {
   r.vc_waits = waits;
 }
 
-template <bool kHeld>
+template <bool kHeld, bool kAge>
 inline void PacketNetwork::switch_stage(int node) {
   const int vcs = config_.vcs;
   const int pbase = node * kRouterPorts;
@@ -1006,7 +1008,7 @@ inline void PacketNetwork::switch_stage(int node) {
   uint8_t request_vc[kRouterPorts][kRouterPorts];
   unsigned requested = 0;  // the output ports asked for
   const bool hold = kHeld && config_.hold_switch, whole = kHeld && config_.whole_packet_events;
-  const bool by_age = config_.arbitration == Arbitration::Age;
+  constexpr bool by_age = kAge;
   for (unsigned ports = r.asking_ports; ports != 0; ports &= ports - 1) {
     const int port = __builtin_ctz(ports);
     uint64_t mask = asking[port];

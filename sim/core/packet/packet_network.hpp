@@ -252,6 +252,8 @@ class PacketNetwork {
   uint64_t to_router_local(uint64_t* opens, const uint8_t* out_ports, int count) const;
   // VC allocation's grant where some output VCs are contested (a router of at most 64 VCs; vc_stage
   // accepts): per requester (local index), the output VCs (router-local) granted it.
+  // kAge: by age (network.arbitration age), compiled apart so round-robin's has none of its tests.
+  template <bool kAge>
   [[gnu::always_inline]] inline void vc_grant(int node, const int* requesters, const uint64_t* wants, int count,
                                               uint64_t contested, uint64_t* granted);
   // VC allocation's grant and accept for a router of more than 64 VCs, by comparing distances: per
@@ -268,7 +270,8 @@ class PacketNetwork {
   void choose_adaptive(int node, InputVc& in, int flits) const;
   // kHeld: the router may hold its switch ports (hold_switch or whole_packet_events); without, the stage
   // and send() are compiled with none of the holding's tests.
-  template <bool kHeld>
+  // kAge: network.arbitration age (each choice among packets to the one made first).
+  template <bool kHeld, bool kAge>
   [[gnu::always_inline]] inline void switch_stage(int node);
   // Moves the head flit of input VC (in_port, in_vc) across the switch to out_port (switch_stage counts
   // the flits that leave the router and marks it acted); `neighbors`: the router's, by port.
