@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/core/machine/enum_params.hpp"
 #include "sim/core/machine/machine_params.hpp"
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/machine/machine_loader.hpp"
@@ -154,6 +155,13 @@ std::string machines_html(const std::vector<MachineInfo>& machines) {
     };
     for (const auto& d : core::node_params()) add("node." + d.key, d.get(m.node), d.quantity);
     for (const auto& d : core::network_params()) add("network." + d.key, d.get(m.network), d.quantity);
+    for (const auto& path : core::enum_param_paths()) {  // the packet driver's named rules (arbitration ...)
+      const auto u = m.uncertainty.find(path);
+      const auto p = m.provenance.find(path);
+      t.rows.push_back({path, core::enum_param_value(m, path),
+                        u == m.uncertainty.end() ? "-" : core::join_names(u->second.choices, " | "),
+                        u == m.uncertainty.end() ? "" : u->second.why, p == m.provenance.end() ? "" : p->second});
+    }
     if (m.has_io())
       for (const auto& d : core::io_params()) add("io." + d.key, d.get(m.io), d.quantity);
     if (const core::SoftwareProfile* p = m.find_profile(m.default_profile))
