@@ -39,7 +39,8 @@ RunSummary sample(bool optionals) {
     u.samples = 20;
     u.seed = 18446744073709551615ULL;
     u.design = "latin hypercube, uniform in each range";
-    u.parameters = {{"network.link_bandwidth", 4.6e8, 5e8, "assumed: \"quoted\" reason", {}}};
+    u.parameters = {{"network.link_bandwidth", 4.6e8, 5e8, "assumed: \"quoted\" reason", {}},
+                    {"network.arbitration", 0, 1, "assumed: not published", {"round_robin", "age"}}};
     u.makespan_s = {0.011, 0.012, 0.013};
     u.sizes = {{8192, {1e8, 1.1e8, 1.2e8}}};
     s.uncertainty = u;

@@ -156,14 +156,22 @@ INSTANTIATE_TEST_SUITE_P(
             "uncertainty_choices_unknown",
             ":33:42: uncertainty.network.arbitration.choices: must name round_robin or age \\(got 'oldest'\\)"},
         RejectionCase{"uncertainty_choices_one",
-                      ":33:28: uncertainty.network.arbitration.choices: must list at least two of round_robin or age"},
+                      ":33:28: uncertainty.network.arbitration.choices: must list at least two of round_robin or age "
+                      "\\(got 1 value\\)"},
         RejectionCase{"uncertainty_choices_twice",
                       ":33:47: uncertainty.network.arbitration.choices: names a value twice \\(got 'age'\\)"},
         RejectionCase{"uncertainty_choices_miss_value",
                       ":33:25: uncertainty.network.dateline.choices: must contain the parameter's value fixed"},
         RejectionCase{"uncertainty_choices_as_range",
-                      ":33:18: uncertainty.network.arbitration.choices: required key is missing"},
-        RejectionCase{"uncertainty_range_as_choices", ":33:39: uncertainty.network.router_delay.choices: unknown key"},
+                      ":33:19: uncertainty.network.arbitration.range: a named parameter takes choices: "
+                      "\\[round_robin, age\\], not a range"},
+        RejectionCase{"uncertainty_range_as_choices",
+                      ":33:20: uncertainty.network.router_delay.choices: only a named parameter takes choices; a "
+                      "number takes a range: LOW..HIGH"},
+        RejectionCase{"uncertainty_choices_inconsistent",
+                      ":33:35: uncertainty.network.switch_hold.choices: cannot be taken here: network.switch_hold: "
+                      "packet needs network.switching: cut_through \\(a held wormhole packet can stall mid-way\\) "
+                      "\\(got 'packet'\\)"},
         RejectionCase{"uncertainty_range_misses_value",
                       ":33:27: uncertainty.network.router_delay.range: must contain the parameter's value 0.01us"},
         RejectionCase{"uncertainty_why_missing",

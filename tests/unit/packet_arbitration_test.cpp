@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/packet/arbiter_picks.hpp"
 #include "sim/core/packet/packet_network.hpp"
 #include "tests/unit/booksim_like_config.hpp"
 
@@ -69,6 +70,30 @@ void expect_parking_lot(const std::vector<uint64_t>& at, const std::string& what
   EXPECT_LE(static_cast<double>(at.front()), 0.35 * static_cast<double>(run_end(at))) << what;
   // (each source further upstream ends no earlier than the one downstream of it)
   for (size_t k = 1; k < at.size(); ++k) EXPECT_GE(at[k] + 10, at[k - 1]) << what << ", source " << k;
+}
+
+TEST(PacketArbitration, PicksFollowTurnAndAge) {
+  // Round-robin: the first requester after the last served, wrapping round.
+  EXPECT_EQ(first_after(0b10110, 1), 2);
+  EXPECT_EQ(first_after(0b10110, 2), 4);
+  EXPECT_EQ(first_after(0b10110, 4), 1);
+  EXPECT_EQ(first_after(uint64_t{1} << 63 | 1, 63), 0);
+  // Age: the earliest made wins wherever it stands in turn.
+  const uint32_t born[5] = {0, 50, 40, 0, 60};
+  const auto of = [&](int i) { return born[i]; };
+  EXPECT_EQ(oldest_after(0b10110, 1, of), 2);  // 40 before 50 and 60
+  EXPECT_EQ(oldest_after(0b10010, 1, of), 1);  // 50 before 60, though 4 is next in turn
+  // A tie goes to the one first in turn from the last served.
+  const uint32_t tied[5] = {0, 7, 7, 0, 7};
+  const auto tie = [&](int i) { return tied[i]; };
+  EXPECT_EQ(oldest_after(0b10110, 1, tie), 2);
+  EXPECT_EQ(oldest_after(0b10110, 2, tie), 4);
+  EXPECT_EQ(oldest_after(0b10110, 4, tie), 1);
+  // Stamps modulo 2^32: one made just before the wrap is older than one made just after it.
+  const uint32_t wrapped[3] = {0, 0xFFFFFFF0u, 5};
+  const auto wrap = [&](int i) { return wrapped[i]; };
+  EXPECT_EQ(oldest_after(0b110, 1, wrap), 1);
+  EXPECT_EQ(oldest_after(0b110, 0, wrap), 1);
 }
 
 TEST(PacketArbitration, RoundRobinIsAParkingLotAgeStarvesNone) {

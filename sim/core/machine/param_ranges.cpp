@@ -118,6 +118,8 @@ std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& 
     if (!shared && (own.empty() || path.rfind(own, 0) != 0)) continue;
     if (!range.choices.empty()) {  // a named parameter: its choice's index
       const auto at = std::find(range.choices.begin(), range.choices.end(), enum_param_value(m, path));
+      if (at == range.choices.end())  // (the loader and --param keep the value among its choices)
+        throw std::logic_error(path + ": its value is not among its choices");
       out.push_back({path, range, static_cast<double>(at - range.choices.begin()), true});
       continue;
     }

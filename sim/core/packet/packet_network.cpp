@@ -6,6 +6,7 @@
 #include <iterator>
 #include <limits>
 
+#include "sim/core/packet/arbiter_picks.hpp"
 #include "sim/core/support/model_error.hpp"
 
 namespace t3sim::core {
@@ -16,30 +17,6 @@ constexpr int kMaxRouterVcs = kRouterPorts * 64;                        // netwo
 constexpr int kUnlimitedCredits = std::numeric_limits<int>::max() / 2;  // the ejection channel's: a node always sinks
 
 uint64_t bit(int i) { return uint64_t{1} << i; }
-
-// The lowest set bit of `mask` after bit `last`, else (wrapping round) its lowest set bit (mask != 0): a
-// round-robin pick over a bitmask. The allocators keep each pointer as the one it last served, so moving
-// a pointer is a plain store (no wrap to work out at every grant). (Two shifts: `last` may be 63.)
-int first_after(uint64_t mask, int last) {
-  const uint64_t after = (mask >> last) >> 1;
-  return after != 0 ? last + 1 + __builtin_ctzll(after) : __builtin_ctzll(mask);
-}
-
-// Age arbitration's pick: of the set bits of `mask`, the one whose packet was made first (`born_of(bit)`,
-// cycles modulo 2^32), ties to the one first_after would pick (round-robin order from `last`).
-template <class BornOf>
-int oldest_after(uint64_t mask, int last, BornOf born_of) {
-  int best = first_after(mask, last);
-  uint32_t best_born = born_of(best);
-  for (uint64_t m = mask & ~bit(best); m != 0; m &= m - 1) {
-    const int i = __builtin_ctzll(m);
-    const uint32_t born = born_of(i);
-    const int32_t ahead = static_cast<int32_t>(born - best_born);
-    // (the first_after pick is first in turn, so of two made in one cycle the one earlier in turn wins)
-    if (ahead < 0 || (ahead == 0 && ((i - last - 1) & 63) < ((best - last - 1) & 63))) best = i, best_born = born;
-  }
-  return best;
-}
 
 }  // namespace
 
@@ -878,7 +855,7 @@ inline void PacketNetwork::vc_stage(int node) {
   };
   if (n <= 64) {
     // One iSLIP iteration as bitmasks. Grant: an output VC only one requester asks for goes to it, a
-    // contested one by round-robin (vc_grant); accept, taken here: each requester takes, of the output
+    // contested one by round-robin or age (vc_grant); accept, taken here: each requester takes, of the output
     // VCs granted it (all on its own port), the first after the one it last took.
     uint64_t granted[64];  // contested: per requester (local index), the output VCs granted it
     if (contested != 0) {
@@ -925,8 +902,8 @@ uint64_t PacketNetwork::to_router_local(uint64_t* opens, const uint8_t* out_port
 template <bool kAge>
 inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint64_t* wants, int count,
                                     uint64_t contested, uint64_t* granted) {
-  // Each contested output VC to the requester nearest after the one it was last granted to; the
-  // others to their one requester.
+  // Each contested output VC to the requester nearest after the one it was last granted to (kAge: to
+  // the one whose packet was made first, ties so); the others to their one requester.
   const uint16_t* va_grant = &va_grant_[static_cast<size_t>(node * vcs_per_router_)];
   uint64_t asking[64];  // per contested output VC, the requesters asking for it (bit: local index)
   for (uint64_t c = contested; c != 0; c &= c - 1) asking[__builtin_ctzll(c)] = 0;
@@ -947,7 +924,9 @@ inline void PacketNetwork::vc_grant(int node, const int* requesters, const uint6
 void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_t* opens, const uint8_t* out_ports,
                                   int count, int* accepted_vc) {
   // One iSLIP iteration, for more VCs than a word holds: per output VC, the requester at the least
-  // distance after its pointer; per requester, the first granted it after its own.
+  // distance after its pointer (age arbitration: whose packet was made first, then the least distance;
+  // tested at run time here, as this path is the rare one); per requester, the first granted it after
+  // its own.
   const int base = node * vcs_per_router_;
   const int vcs = config_.vcs;
   const int n = vcs_per_router_;
@@ -1002,7 +981,8 @@ inline void PacketNetwork::switch_stage(int node) {
   uint8_t* sa_grant = r.sa_grant;
   uint8_t* sa_accept = r.sa_accept;
   uint8_t* sa_vc = r.sa_vc;
-  // Request: per input port, the first ready VC (round-robin from its pointer) for each output port.
+  // Request: per input port, the first ready VC (round-robin from its pointer; kAge: the one whose packet
+  // was made first) for each output port.
   // requests[o]: the input ports asking for output port o; request_vc[port][o]: the VC port asks with.
   uint8_t requests[kRouterPorts] = {};
   uint8_t request_vc[kRouterPorts][kRouterPorts];
@@ -1046,7 +1026,7 @@ inline void PacketNetwork::switch_stage(int node) {
     for (uint64_t m = mask & ~before; m != 0; m &= m - 1) ask(__builtin_ctzll(m));
     for (uint64_t m = mask & before; m != 0; m &= m - 1) ask(__builtin_ctzll(m));
   }
-  // Grant: each output port to one requesting input port; accept: each input port one grant, in
+  // Grant: each output port to one requesting input port (in turn, or by age); accept: each input port one grant, in
   // ascending port order (the order flits are sent in).
   uint8_t grants[kRouterPorts] = {};  // per input port, the output ports granted it
   unsigned granted = 0;               // the input ports granted something

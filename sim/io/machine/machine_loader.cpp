@@ -254,7 +254,8 @@ void check_range(const core::MachineSpec& m, const std::string& param, const cor
 std::vector<std::string> read_choices(const core::MachineSpec& m, const std::string& param, const YAML::Node& n,
                                       const std::string& file, const std::string& key) {
   if (!n.IsSequence() || n.size() < 2)
-    throw InputError(pos_of(file, n), key, "must list at least two of " + core::enum_param_choices(param));
+    throw InputError(pos_of(file, n), key, "must list at least two of " + core::enum_param_choices(param),
+                     n.IsSequence() ? fmt::format("{} value", n.size()) : "not a list");
   std::vector<std::string> out;
   for (const auto& c : n) {
     const std::string name = c.IsScalar() ? c.Scalar() : "";
@@ -263,6 +264,12 @@ std::vector<std::string> read_choices(const core::MachineSpec& m, const std::str
       throw InputError(pos_of(file, c), key, "must name " + core::enum_param_choices(param), "'" + name + "'");
     if (std::find(out.begin(), out.end(), name) != out.end())
       throw InputError(pos_of(file, c), key, "names a value twice", "'" + name + "'");
+    // (a choice the machine's other named rules rule out would fail only in the sampled run)
+    core::MachineSpec with = m;
+    core::set_enum_param(with, param, name);
+    if (const auto wrong = core::enum_param_inconsistency(with))
+      throw InputError(pos_of(file, c), key, "cannot be taken here: " + wrong->first + ": " + wrong->second,
+                       "'" + name + "'");
     out.push_back(name);
   }
   const std::string own = core::enum_param_value(m, param);
@@ -293,6 +300,13 @@ void read_uncertainty(MapReader& top, const std::string& path, core::MachineSpec
                          "is calibrated: its range comes from the fit (software.profiles." + profile + ".fit.range)");
       MapReader e(entries.node()[key], path, where);
       const bool named = core::is_enum_param(param);
+      if (named && e.has("range"))
+        throw InputError(e.key_pos("range"), e.child_path("range"),
+                         "a named parameter takes choices: [" + core::join_names(core::enum_param_names(param), ", ") +
+                             "], not a range");
+      if (!named && e.has("choices"))
+        throw InputError(e.key_pos("choices"), e.child_path("choices"),
+                         "only a named parameter takes choices; a number takes a range: LOW..HIGH");
       const YAML::Node range_node = e.required(named ? "choices" : "range");
       core::ParamRange r;
       if (named) {
@@ -572,7 +586,7 @@ core::MachineSpec load_machine_at_depth(const std::string& path, int depth) {
   }
   if (derived)
     for (const auto& s : sourced)
-      if (core::param_value(m, s)) {
+      if (core::param_value(m, s) || core::is_enum_param(s)) {
         m.set_by[s] = std::filesystem::path(path).filename().string();
         m.provenance.erase(s);  // the base's source of the value; this file's own (checked below) replaces it
       }
