@@ -61,7 +61,7 @@ std::vector<protocol::RunSummary> run_settings(const protocol::RunRequest& a, co
 }
 
 std::vector<core::RangedParam> params_of(const protocol::RunRequest& a, const core::MachineSpec& m) {
-  std::vector<core::RangedParam> params = core::ranged_params(m, a.profile);
+  std::vector<core::RangedParam> params = core::ranged_params(m, a.profile, a.driver == "packet");
   // A parameter fixed on the command line is not uncertain in this run.
   params.erase(std::remove_if(params.begin(), params.end(),
                               [&](const core::RangedParam& p) {

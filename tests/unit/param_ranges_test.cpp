@@ -30,7 +30,7 @@ TEST(ParamRanges, PathsReadAndWriteEverySection) {
 
 TEST(ParamRanges, AssumedAndFittedRangesOfAProfile) {
   const core::MachineSpec m = io::load_machine(data("ranges_valid.yaml"));
-  const auto params = core::ranged_params(m, "");
+  const auto params = core::ranged_params(m, "", false);
   ASSERT_EQ(params.size(), 3u);
   EXPECT_EQ(params[0].path, "network.router_delay");
   EXPECT_EQ(params[1].path, "software.profiles.base.barrier_latency");
@@ -45,7 +45,7 @@ TEST(ParamRanges, AValueSetOverItsBasesHasOnlyTheRangeItsSetterGives) {
   // The base's router_delay range (5-20 ns) said nothing of 30 ns: dropped, not scaled to 15-60 ns, so
   // sensitivity and --uncertainty leave the value alone; barrier_latency keeps the file's own range.
   const core::MachineSpec m = io::load_machine(data("derived_override_ranges.yaml"));
-  const auto params = core::ranged_params(m, "");
+  const auto params = core::ranged_params(m, "", false);
   ASSERT_EQ(params.size(), 2u);
   EXPECT_EQ(params[0].path, "software.profiles.base.barrier_latency");
   EXPECT_EQ(params[0].range.why, "assumed: the derived file's own");
@@ -93,13 +93,13 @@ TEST(ParamRanges, LatinHypercubeSamplesACountAsWholeNumbers) {
 
 TEST(ParamRanges, RangedCountsAreWhole) {
   const auto m = io::load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/t3e-900-mcurie.yaml");
-  for (const auto& p : core::ranged_params(m, "shmem"))  // (and the arbitration's choice, an index)
+  for (const auto& p : core::ranged_params(m, "shmem", true))  // (and the arbitration's choice, an index)
     EXPECT_EQ(p.whole, p.path == "network.vc_buffer_flits" || p.path == "network.arbitration") << p.path;
 }
 
 TEST(ParamRanges, ANamedParametersChoicesAreSampledAsIndicesAndWrittenAsNames) {
   const core::MachineSpec m = io::load_machine(data("uncertainty_choices_valid.yaml"));
-  const auto params = core::ranged_params(m, "base");
+  const auto params = core::ranged_params(m, "base", true);
   ASSERT_EQ(params.size(), 1u);
   const core::RangedParam& p = params[0];
   EXPECT_EQ(p.path, "network.arbitration");
@@ -114,6 +114,33 @@ TEST(ParamRanges, ANamedParametersChoicesAreSampledAsIndicesAndWrittenAsNames) {
   for (const auto& row : core::latin_hypercube(params, 4, 7)) taken.insert(core::ranged_value_text(p, row[0], true));
   EXPECT_EQ(taken.count("round_robin"), 2u);
   EXPECT_EQ(taken.count("age"), 2u);
+}
+
+TEST(ParamRanges, EachDriverSamplesOnlyWhatItReads) {
+  const auto contention = io::load_machine(std::string(T3SIM_SOURCE_DIR) + "/platforms/t3e-900-mcurie-contention.yaml");
+  const auto paths = [](const std::vector<core::RangedParam>& params) {
+    std::set<std::string> out;
+    for (const auto& p : params) out.insert(p.path);
+    return out;
+  };
+  const auto flows = paths(core::ranged_params(contention, "shmem", false));
+  const auto packets = paths(core::ranged_params(contention, "shmem", true));
+  for (const char* flow_term : {"network.contention_loss", "network.port_fairness"}) {
+    EXPECT_EQ(flows.count(flow_term), 1u) << flow_term;
+    EXPECT_EQ(packets.count(flow_term), 0u) << flow_term;
+  }
+  for (const char* router : {"network.arbitration", "network.router_clock", "network.vc_buffer_flits"}) {
+    EXPECT_EQ(flows.count(router), 0u) << router;
+    EXPECT_EQ(packets.count(router), 1u) << router;
+  }
+  for (const char* both : {"network.link_bandwidth", "network.router_delay", "node.remote_round_trip"}) {
+    EXPECT_EQ(flows.count(both), 1u) << both;
+    EXPECT_EQ(packets.count(both), 1u) << both;
+  }
+  // The flow model's VC holding time reads the router's buffers and rules: sampled then under flows too.
+  core::MachineSpec holding = contention;
+  holding.network.vc_hold_cycles = 16;
+  EXPECT_EQ(paths(core::ranged_params(holding, "shmem", false)).count("network.vc_buffer_flits"), 1u);
 }
 
 TEST(ParamRanges, QuantileInterpolatesBetweenOrderStatistics) {

@@ -38,14 +38,18 @@ void use_packet_driver_values(MachineSpec& m);
 std::vector<std::string> param_paths(const MachineSpec& m);
 
 // The ranged parameters that a run with `profile` depends on: node, network and that profile's keys,
-// in key-path order.
+// in key-path order. The network's are those of the run's driver (`packet_driver`): the flow model's
+// own terms (settle_time, contention_loss, port_fairness, vc_hold_cycles) only under the flow drivers,
+// the packet router's (flit and packet sizes, VCs, buffers, router clock, terminal delay, the named
+// rules) only under the packet driver or where the flow model's VC holding time reads them
+// (vc_hold_cycles > 0).
 struct RangedParam {
   std::string path;
   ParamRange range;
   double nominal = 0;
   bool whole = false;  // a count (buffer flits, VCs) or a named parameter's choice: sampled as whole numbers
 };
-std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile);
+std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile, bool packet_driver);
 // A sampled value as `--param` and the tables write it: a named parameter's choice by its index, else
 // the quantity with its unit, exact (`exact`) or to 4 significant figures.
 std::string ranged_value_text(const RangedParam& p, double value, bool exact);
