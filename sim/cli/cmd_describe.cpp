@@ -44,36 +44,30 @@ void print_machine_values(const std::string& file, const std::vector<std::pair<s
   std::cout << fmt::format("  torus {}x{}x{}, routing {}, failed links:{}\n", m.dims[0], m.dims[1], m.dims[2],
                            core::enum_name(m.routing), failed.empty() ? " none" : failed);
   std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", "parameter", "value", "range", "range from");
-  auto line = [&](const std::string& path, double value, core::Quantity q) {
+  auto line = [&](const std::string& path, const std::string& value) {
     auto it = m.uncertainty.find(path);
     const bool ranged = it != m.uncertainty.end();
-    const std::string range =
-        !ranged ? "-" : core::format_quantity(it->second.low, q) + " .. " + core::format_quantity(it->second.high, q);
+    const std::string range = ranged ? core::range_text(path, it->second) : "-";
     std::string from = ranged ? it->second.why : "";
     if (auto by = m.set_by.find(path); by != m.set_by.end())  // its base's range is not its range
       from = "set by " + by->second + (ranged ? "; " + from : ", no range");
-    std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", path, core::format_quantity(value, q), range, from);
+    std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", path, value, range, from);
   };
-  for (const auto& d : core::node_params()) line("node." + d.key, d.get(m.node), d.quantity);
-  for (const auto& d : core::network_params()) line("network." + d.key, d.get(m.network), d.quantity);
-  for (const auto& path : core::enum_param_paths()) {  // the named ones (packet driver)
-    auto it = m.uncertainty.find(path);
-    const bool ranged = it != m.uncertainty.end();
-    std::string from = ranged ? it->second.why : "";
-    if (auto by = m.set_by.find(path); by != m.set_by.end())
-      from = "set by " + by->second + (ranged ? "; " + from : ", no range");
-    std::cout << fmt::format("  {:<44} {:>14} {:>26}  {}\n", path, core::enum_param_value(m, path),
-                             ranged ? core::join_names(it->second.choices, " | ") : "-", from);
-  }
+  auto number = [&](const std::string& path, double value, core::Quantity q) {
+    line(path, core::format_quantity(value, q));
+  };
+  for (const auto& d : core::node_params()) number("node." + d.key, d.get(m.node), d.quantity);
+  for (const auto& d : core::network_params()) number("network." + d.key, d.get(m.network), d.quantity);
+  for (const auto& path : core::enum_param_paths()) line(path, core::enum_param_value(m, path));  // (packet driver)
   if (m.has_io()) {
     std::string nodes;
     for (int n : m.io_nodes) nodes += " n" + std::to_string(n);
     std::cout << fmt::format("  I/O nodes:{}\n", nodes);
-    for (const auto& d : core::io_params()) line("io." + d.key, d.get(m.io), d.quantity);
+    for (const auto& d : core::io_params()) number("io." + d.key, d.get(m.io), d.quantity);
   }
   for (const auto& p : m.profiles)
     for (const auto& d : core::profile_params())
-      line("software.profiles." + p.name + "." + d.key, d.get(p), d.quantity);
+      number("software.profiles." + p.name + "." + d.key, d.get(p), d.quantity);
   for (const auto& [profile, own] : m.packet_driver)
     for (const auto& [key, value] : own.values) {
       const std::string path = "software.profiles." + profile + "." + key;

@@ -121,10 +121,7 @@ int cmd_run_uncertainty(const protocol::RunRequest& a) {
                            a.uncertainty, params.size(), a.seed);
   for (const auto& p : params)
     std::cout << fmt::format("  {:<44} {:>14} in {}  ({})\n", p.path, core::ranged_value_text(p, p.nominal, false),
-                             p.range.choices.empty() ? core::ranged_value_text(p, p.range.low, false) + " .. " +
-                                                           core::ranged_value_text(p, p.range.high, false)
-                                                     : core::join_names(p.range.choices, " | "),
-                             p.range.why);
+                             core::range_text(p.path, p.range), p.range.why);
   std::cout << fmt::format("\n{:<34} {:>14} {:>14} {:>14} {:>14}\n", "figure", "nominal", "median", "5%", "95%");
   auto row = [](const std::string& name, double nom, const std::vector<double>& v, double scale) {
     std::cout << fmt::format("{:<34} {:>14.3f} {:>14.3f} {:>14.3f} {:>14.3f}\n", name, nom * scale,

@@ -13,6 +13,7 @@
 
 #include "sim/core/machine/enum_params.hpp"
 #include "sim/core/machine/machine_params.hpp"
+#include "sim/core/machine/param_ranges.hpp"
 #include "sim/io/files/atomic_file.hpp"
 #include "sim/io/machine/machine_loader.hpp"
 #include "sim/io/output/results_writer.hpp"
@@ -144,24 +145,19 @@ std::string machines_html(const std::vector<MachineInfo>& machines) {
     HtmlTable t;
     t.id = "machine-" + m.name;
     t.header = {"parameter", "value", "range", "range from", "provenance"};
-    auto add = [&](const std::string& path, double value, core::Quantity q) {
+    auto row = [&](const std::string& path, const std::string& value) {
       const auto u = m.uncertainty.find(path);
       const auto p = m.provenance.find(path);
-      t.rows.push_back({path, core::format_quantity(value, q),
-                        u == m.uncertainty.end() ? "-"
-                                                 : core::format_quantity(u->second.low, q) + " .. " +
-                                                       core::format_quantity(u->second.high, q),
+      t.rows.push_back({path, value, u == m.uncertainty.end() ? "-" : core::range_text(path, u->second),
                         u == m.uncertainty.end() ? "" : u->second.why, p == m.provenance.end() ? "" : p->second});
+    };
+    auto add = [&](const std::string& path, double value, core::Quantity q) {
+      row(path, core::format_quantity(value, q));
     };
     for (const auto& d : core::node_params()) add("node." + d.key, d.get(m.node), d.quantity);
     for (const auto& d : core::network_params()) add("network." + d.key, d.get(m.network), d.quantity);
-    for (const auto& path : core::enum_param_paths()) {  // the packet driver's named rules (arbitration ...)
-      const auto u = m.uncertainty.find(path);
-      const auto p = m.provenance.find(path);
-      t.rows.push_back({path, core::enum_param_value(m, path),
-                        u == m.uncertainty.end() ? "-" : core::join_names(u->second.choices, " | "),
-                        u == m.uncertainty.end() ? "" : u->second.why, p == m.provenance.end() ? "" : p->second});
-    }
+    for (const auto& path : core::enum_param_paths())  // the packet driver's named rules (arbitration ...)
+      row(path, core::enum_param_value(m, path));
     if (m.has_io())
       for (const auto& d : core::io_params()) add("io." + d.key, d.get(m.io), d.quantity);
     if (const core::SoftwareProfile* p = m.find_profile(m.default_profile))

@@ -148,6 +148,12 @@ std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& 
   return out;
 }
 
+std::string range_text(const std::string& path, const ParamRange& r) {
+  if (!r.choices.empty()) return join_names(r.choices, " | ");
+  const Quantity q = *param_quantity(path);
+  return format_quantity(r.low, q) + " .. " + format_quantity(r.high, q);
+}
+
 std::string ranged_value_text(const RangedParam& p, double value, bool exact) {
   if (!p.range.choices.empty()) {
     const size_t i = static_cast<size_t>(std::clamp(value, 0.0, static_cast<double>(p.range.choices.size() - 1)));

@@ -50,6 +50,8 @@ struct RangedParam {
   bool whole = false;  // a count (buffer flits, VCs) or a named parameter's choice: sampled as whole numbers
 };
 std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile, bool packet_driver);
+// A range as the tables write it: "LOW .. HIGH" with units, or a named parameter's "A | B".
+std::string range_text(const std::string& path, const ParamRange& r);
 // A sampled value as `--param` and the tables write it: a named parameter's choice by its index, else
 // the quantity with its unit, exact (`exact`) or to 4 significant figures.
 std::string ranged_value_text(const RangedParam& p, double value, bool exact);

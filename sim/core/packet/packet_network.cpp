@@ -944,8 +944,7 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
       int distance = i - va_grant_[static_cast<size_t>(base + o)] - 1;
       if (distance < 0) distance += n;
       // (age: the packet made first, then the nearer in turn; round-robin: the nearer)
-      const int32_t ahead = best[o] < 0 ? 0 : static_cast<int32_t>(born - best_born[o]);
-      if (best[o] < 0 || ahead < 0 || (ahead == 0 && distance < best_distance[o]))
+      if (best[o] < 0 || made_before(born, best_born[o]) || (born == best_born[o] && distance < best_distance[o]))
         best[o] = i, best_distance[o] = distance, best_born[o] = born;
     }
   }
@@ -988,7 +987,6 @@ inline void PacketNetwork::switch_stage(int node) {
   uint8_t request_vc[kRouterPorts][kRouterPorts];
   unsigned requested = 0;  // the output ports asked for
   const bool hold = kHeld && config_.hold_switch, whole = kHeld && config_.whole_packet_events;
-  constexpr bool by_age = kAge;
   for (unsigned ports = r.asking_ports; ports != 0; ports &= ports - 1) {
     const int port = __builtin_ctz(ports);
     uint64_t mask = asking[port];
@@ -1004,8 +1002,8 @@ inline void PacketNetwork::switch_stage(int node) {
       const int out_port = outs[vc];
       if (requests[out_port] & bit(port)) {
         // (age: unless this VC's packet was made first; the one before it in turn keeps a tie)
-        if (by_age && static_cast<int32_t>(front_born(node, port * vcs + vc) -
-                                           front_born(node, port * vcs + request_vc[port][out_port])) < 0)
+        if (kAge &&
+            made_before(front_born(node, port * vcs + vc), front_born(node, port * vcs + request_vc[port][out_port])))
           request_vc[port][out_port] = static_cast<uint8_t>(vc);
         return;
       }
@@ -1032,9 +1030,9 @@ inline void PacketNetwork::switch_stage(int node) {
   unsigned granted = 0;               // the input ports granted something
   for (unsigned m = requested; m != 0; m &= m - 1) {
     const int o = __builtin_ctz(m);
-    const int port = by_age ? oldest_after(requests[o], sa_grant[o],
-                                           [&](int p) { return front_born(node, p * vcs + request_vc[p][o]); })
-                            : first_after(requests[o], sa_grant[o]);
+    const int port = kAge ? oldest_after(requests[o], sa_grant[o],
+                                         [&](int p) { return front_born(node, p * vcs + request_vc[p][o]); })
+                          : first_after(requests[o], sa_grant[o]);
     grants[port] |= static_cast<uint8_t>(bit(o));
     granted |= static_cast<unsigned>(bit(port));
   }
@@ -1045,9 +1043,9 @@ inline void PacketNetwork::switch_stage(int node) {
   int sent = 0;  // flits sent (flit by flit: send() leaves the router's counts of flits to this)
   for (unsigned m = granted; m != 0; m &= m - 1) {
     const int port = __builtin_ctz(m);
-    const int o = by_age ? oldest_after(grants[port], sa_accept[port],
-                                        [&](int g) { return front_born(node, port * vcs + request_vc[port][g]); })
-                         : first_after(grants[port], sa_accept[port]);
+    const int o = kAge ? oldest_after(grants[port], sa_accept[port],
+                                      [&](int g) { return front_born(node, port * vcs + request_vc[port][g]); })
+                       : first_after(grants[port], sa_accept[port]);
     const int vc = request_vc[port][o];
     sa_grant[o] = static_cast<uint8_t>(port);
     sa_accept[port] = static_cast<uint8_t>(o);

@@ -256,10 +256,10 @@ std::vector<std::string> read_choices(const core::MachineSpec& m, const std::str
   if (!n.IsSequence() || n.size() < 2)
     throw InputError(pos_of(file, n), key, "must list at least two of " + core::enum_param_choices(param),
                      n.IsSequence() ? fmt::format("{} value", n.size()) : "not a list");
+  const std::vector<std::string> names = core::enum_param_names(param);
   std::vector<std::string> out;
   for (const auto& c : n) {
     const std::string name = c.IsScalar() ? c.Scalar() : "";
-    const auto names = core::enum_param_names(param);
     if (std::find(names.begin(), names.end(), name) == names.end())
       throw InputError(pos_of(file, c), key, "must name " + core::enum_param_choices(param), "'" + name + "'");
     if (std::find(out.begin(), out.end(), name) != out.end())
