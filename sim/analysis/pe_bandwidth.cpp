@@ -20,7 +20,7 @@ std::map<int, MeasurementBandwidth> pe_bandwidths(const core::RunResult& run, co
   }
   std::map<int, std::map<int, double>> sent;  // iteration -> pe -> bytes
   for (const auto& t : run.transfers)
-    if (job_pes < 0 || (t.src < job_pes && t.dst < job_pes)) sent[t.iteration][t.mover()] += t.bytes;
+    if (job_pes < 0 || (t.src < job_pes && t.dst < job_pes)) sent[t.iteration][t.mover()] += t.bytes_moved();
   std::map<int, MeasurementBandwidth> out;
   for (const auto& [it, per_pe] : spans) {
     MeasurementBandwidth& m = out[it];

@@ -61,13 +61,13 @@ TrafficReport traffic_report(const core::MachineSpec& m, const core::JobPlacemen
     const bool in_job = job_pes < 0 || (t.src < job_pes && t.dst < job_pes);
     if (in_job && t.end > t.start) pairs[t.iteration].push_back(t.bytes / (t.end - t.start));
     if (t.src == t.dst) {  // a local copy still passes its node's interfaces in the report
-      for (core::ResourceId r : {placement.node_of(t.src), nodes + placement.node_of(t.dst)}) carry(r, t.bytes);
+      for (core::ResourceId r : {placement.node_of(t.src), nodes + placement.node_of(t.dst)}) carry(r, t.bytes_moved());
       continue;
     }
     if (!run.network_bytes.empty()) continue;  // the transport counted what each resource carried
     const std::vector<core::ResourceId>& path = resources.path(t.src, t.dst);
     const std::vector<double>& weights = resources.weights();  // the share of the bytes on each
-    for (size_t i = 0; i < path.size(); ++i) carry(path[i], t.bytes * weights[i]);
+    for (size_t i = 0; i < path.size(); ++i) carry(path[i], t.bytes_moved() * weights[i]);
   }
   for (size_t r = 0; r < run.network_bytes.size(); ++r)
     if (run.network_bytes[r] > 0) carry(static_cast<core::ResourceId>(r), run.network_bytes[r]);

@@ -147,6 +147,25 @@ TEST(Engine, SignalledPutWakesTheWaitingPe) {
   expect_close(r.makespan, arrival + cost.latency(9, 0));
 }
 
+// A repeated block lists its first repetition's data movements only; each stands for its repetitions
+// (Transfer::repeats), so reports count every byte the block moved.
+TEST(Engine, RepeatedBlockTransfersStandForEveryRepetition) {
+  const core::MachineSpec m = test::small_machine();
+  core::Workload w = t3sim::test::workload("repeated", 24, {});
+  w.ops = {op(w, OpKind::Put, 0, 9, 1000, "put", false), op(w, OpKind::Put, 1, 2, 500, "put", false),
+           op(w, OpKind::Put, 1, 3, 700, "put", false)};
+  w.repeats.push_back({0, 3, 5});
+  const auto r = engine::simulate(m, m.profiles[0], w, driver_under_test());
+  ASSERT_EQ(r.transfers.size(), 3u);
+  double moved = 0;
+  for (const auto& t : r.transfers) {
+    EXPECT_EQ(t.repeats, 5) << t.src << " -> " << t.dst;
+    moved += t.bytes_moved();
+  }
+  EXPECT_EQ(moved, 5 * (1000.0 + 500 + 700));
+  EXPECT_EQ(record(r, "put", 0).repeats, 5);
+}
+
 TEST(Engine, NonblockingSendSwapMatchesClosedForm) {
   core::MachineSpec m = test::small_machine();
   m.profiles[0].message_overhead = 3e-6;

@@ -45,6 +45,33 @@ TEST(ResultsWriter, JsonKeepsFlowTimes) {
   EXPECT_TRUE(back.records[0].background);
 }
 
+// A transfer row says how many data movements it stands for (a repeated block's); files written before
+// the column read as 1, and a count below 1 or not a number is refused with its line.
+TEST(ResultsWriter, TransfersCsvCarriesRepeats) {
+  core::RunResult r;
+  core::Transfer t{0, 9, 1000, 1e-6, 5e-6, 0};
+  t.repeats = 16;
+  r.transfers.push_back(t);
+  const std::string csv = io::transfers_csv(r);
+  EXPECT_EQ(csv,
+            "src,dst,bytes,start_s,end_s,iteration,repeats\n0,9,1000,1.000000000000e-06,5.000000000000e-06,0,16\n");
+  const auto back = io::parse_transfers_csv(csv, "t.csv");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].repeats, 16);
+  EXPECT_EQ(back[0].bytes_moved(), 16000);
+  const auto old = io::parse_transfers_csv("src,dst,bytes,start_s,end_s,iteration\n0,9,1000,1e-6,5e-6,0\n", "t.csv");
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].repeats, 1);
+  for (const char* bad : {"0,9,1000,1e-6,5e-6,0,0\n", "0,9,1000,1e-6,5e-6,0,x\n", "0,9,1000,1e-6,5e-6,0;3\n"}) {
+    try {
+      io::parse_transfers_csv(std::string("src,dst,bytes,start_s,end_s,iteration,repeats\n") + bad, "t.csv");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("t.csv:2: not a transfers row"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ResultsWriter, RejectsForeignJson) { EXPECT_THROW(io::parse_results_json("{\"x\":1}"), std::runtime_error); }
 
 // The report draws the most loaded point's heat map from the traffic report its run wrote: every link

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "sim/core/program/packet_stream.hpp"
 #include "sim/core/program/traffic_pattern.hpp"
 #include "sim/core/run/uncontended_replay.hpp"
 #include "test_machine.hpp"
@@ -114,6 +115,25 @@ TEST(TrafficPattern, BroadcastAndReductionTreesFinish) {
     EXPECT_EQ(r.transfers.size(), 10u);  // a tree of 11 PEs has 10 edges
     // A binomial tree of 11 PEs is 3 levels deep (rank 7 = 0b111): at least 3 message times.
     EXPECT_GT(r.makespan, 3 * 1000 / 80e6);
+  }
+}
+
+// A fixed pattern's stream is one put per PE repeated for every message (whole blocks: 1000 messages in
+// blocks of 256 send 1024), so a run reads one operation per PE; uniform's block of drawn destinations
+// is repeated whole.
+TEST(PacketStream, FixedPatternIsOnePutRepeated) {
+  for (auto traffic : {StreamTraffic::Neighbor, StreamTraffic::Uniform}) {
+    Workload w = t3sim::test::workload("stream", 8, {});
+    StreamSpec stream;
+    stream.traffic = traffic;
+    stream.messages = 1000;
+    append_stream_measurement(w, stream, 8, 16, 0);
+    ASSERT_EQ(w.repeats.size(), 1u);
+    const Repeat& rep = w.repeats[0];
+    const bool uniform = traffic == StreamTraffic::Uniform;
+    EXPECT_EQ(rep.end_op - rep.first_op, uniform ? 8u * 256u : 8u);
+    EXPECT_EQ(static_cast<double>(rep.count) * (rep.end_op - rep.first_op), 8.0 * 1024);
+    for (uint32_t i = rep.first_op; i < rep.end_op; ++i) EXPECT_EQ(w.ops[i].kind, OpKind::Put);
   }
 }
 

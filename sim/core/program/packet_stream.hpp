@@ -35,7 +35,8 @@ constexpr const auto& name_table(StreamTraffic) { return kStreamTrafficNames; }
 struct StreamSpec {
   StreamTraffic traffic = StreamTraffic::Uniform;
   int messages = 8000;           // per PE
-  int block = 256;               // uniform: destinations drawn per PE, sent `messages / block` times over
+  int block = 256;               // uniform: destinations drawn per PE, sent `messages / block` times over;
+                                 // every pattern's messages are rounded up to whole blocks
   uint64_t seed = 1;             // uniform and randperm
   double gap = 0;                // s: mean of the exponential gap before each message; 0: backlogged
   std::vector<int> permutation;  // randperm: PE p sends to permutation[p] (empty: seeded)

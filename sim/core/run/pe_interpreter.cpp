@@ -143,6 +143,8 @@ void PeInterpreter::end_flow(int id) {
   if (m.iteration >= 0) {
     const bool pulled = m.kind == FlowKind::GetData || m.kind == FlowKind::MessageData;
     add_transfer({m.src, m.dst, m.bytes, m.start, transport_.now(), m.iteration, pulled ? m.dst : m.src});
+    if (m.note.repeated && !workload_.summed_records)
+      repeated_transfers_.push_back({transfers_.size() - 1, m.note.pe, m.note.record});
   }
   const int landing = m.landing;
   const int then = m.then;
@@ -212,7 +214,10 @@ size_t PeInterpreter::record_index(int pe) {
   return records_[static_cast<size_t>(pe)].size();
 }
 
-FlowNote PeInterpreter::note_of(int pe) { return {pe, record_index(pe), pes_[static_cast<size_t>(pe)].executed}; }
+FlowNote PeInterpreter::note_of(int pe) {
+  const Pe& s = pes_[static_cast<size_t>(pe)];
+  return {pe, record_index(pe), s.executed, current_loop(s) != nullptr};
+}
 
 int PeInterpreter::listed_iteration(const Pe& s, const Op& op) const {
   return current_loop(s) != nullptr && s.repetition > 0 ? -1 : op.iteration;
@@ -540,6 +545,8 @@ RunResult PeInterpreter::take_result() {
   r.workload = workload_.name;
   r.pes = workload_.pes;
   r.swap_iterations = workload_.swap_iterations;
+  for (const RepeatedTransfer& t : repeated_transfers_)
+    transfers_[t.transfer].repeats = records_[static_cast<size_t>(t.pe)][t.record].repeats;
   size_t n = 0;
   for (const auto& v : records_) n += v.size();
   r.records.reserve(n);

@@ -54,6 +54,7 @@ struct FlowNote {
   int pe = -1;
   size_t record = 0;
   uint64_t seq = 0;
+  bool repeated = false;  // the operation is in a repeated block: its listed transfer stands for its repetitions
 };
 
 class PeInterpreter : private TaskHandler {
@@ -220,6 +221,14 @@ class PeInterpreter : private TaskHandler {
   std::vector<double> last_end_;  // summed_records: when each PE's last operation ended
   std::string step_unit_;         // what Op::step counts, for the deadlock report
   std::vector<Transfer> transfers_;
+  // Listed transfers of a repeated block's first repetition, with the record whose repeats they take
+  // at the end (Transfer::repeats): (transfer index, pe, record).
+  struct RepeatedTransfer {
+    size_t transfer;
+    int pe;
+    size_t record;
+  };
+  std::vector<RepeatedTransfer> repeated_transfers_;
   std::unordered_map<uint64_t, size_t> summed_transfers_;  // summed_records: (src, dst, iteration, pulled) -> index
   double end_time_ = 0;                                    // when the last PE finished
   int main_left_ = 0;                                      // PEs of the main job not finished yet

@@ -42,7 +42,11 @@ struct Transfer {
   double end = 0;      // s
   int iteration = 0;   // the measurement (size index) it belongs to
   int initiator = -1;  // the PE whose call moved it (get data: the getter, dst); -1: src
+  // The data movements it stands for: a repeated block's (Workload::repeats) first repetition stands for
+  // its later ones, which move the same bytes between the same PEs and are not listed themselves.
+  int repeats = 1;
   int mover() const { return initiator >= 0 ? initiator : src; }
+  double bytes_moved() const { return bytes * repeats; }  // over every movement it stands for
 };
 
 // What the file servers did in a run (io_layer.hpp).

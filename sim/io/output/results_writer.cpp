@@ -12,11 +12,18 @@
 
 namespace t3sim::io {
 namespace {
-// The calls a summed run's records stand for.
-double summed_calls(const core::RunResult& r) {
+// The calls a run's records stand for (a summed run's, or a repeated block's: OpRecord::repeats).
+double calls_of(const core::RunResult& r) {
   double calls = 0;
   for (const core::OpRecord& rec : r.records) calls += rec.repeats;
   return calls;
+}
+
+// The data movements a run's transfers stand for (a repeated block's: Transfer::repeats).
+size_t data_movements(const core::RunResult& r) {
+  size_t n = 0;
+  for (const core::Transfer& t : r.transfers) n += static_cast<size_t>(t.repeats);
+  return n;
 }
 
 // The transfer's own rate: bytes over its data's flow time (0 when the call moved no data).
@@ -185,8 +192,8 @@ protocol::RunSummary run_summary(const core::RunResult& r, const analysis::Traff
                  t.bisection_bandwidth, t.bisection_utilisation};
   s.max_link_utilisation = t.links.empty() ? 0.0 : t.links.front().utilisation;
   s.busiest_link = t.links.empty() ? "" : t.links.front().name;
-  s.transfers = r.transfers.size();
-  s.operations = r.summed ? static_cast<size_t>(summed_calls(r)) : r.records.size();
+  s.transfers = data_movements(r);
+  s.operations = static_cast<size_t>(calls_of(r));
   if (r.summed) s.summed_records = r.records.size();  // RunResult::summed: records are sums
   if (r.packet.present) {
     const core::PacketRunStats& p = r.packet;
@@ -203,9 +210,11 @@ protocol::RunSummary run_summary(const core::RunResult& r, const analysis::Traff
 }
 
 std::string transfers_csv(const core::RunResult& r) {
-  std::string out = "src,dst,bytes,start_s,end_s,iteration\n";
+  // repeats: the data movements a row stands for (core::Transfer::repeats), its bytes each.
+  std::string out = "src,dst,bytes,start_s,end_s,iteration,repeats\n";
   for (const auto& t : r.transfers)
-    out += fmt::format("{},{},{:.0f},{:.12e},{:.12e},{}\n", t.src, t.dst, t.bytes, t.start, t.end, t.iteration);
+    out += fmt::format("{},{},{:.0f},{:.12e},{:.12e},{},{}\n", t.src, t.dst, t.bytes, t.start, t.end, t.iteration,
+                       t.repeats);
   return out;
 }
 
@@ -222,6 +231,9 @@ std::vector<core::Transfer> parse_transfers_csv(const std::string& text, const s
     if (!(row >> t.src >> c[0] >> t.dst >> c[1] >> t.bytes >> c[2] >> t.start >> c[3] >> t.end >> c[4] >>
           t.iteration) ||
         std::string(c, 5) != ",,,,,")
+      throw std::runtime_error(name + ":" + std::to_string(line_no) + ": not a transfers row: " + line);
+    char comma = 0;  // the repeats column (files written before it had none: 1)
+    if (row >> comma && (comma != ',' || !(row >> t.repeats) || t.repeats < 1))
       throw std::runtime_error(name + ":" + std::to_string(line_no) + ": not a transfers row: " + line);
     out.push_back(t);
   }
@@ -351,10 +363,11 @@ core::RunResult parse_results_json(const std::string& text) {
 }
 
 namespace {
-// A summed run (RunResult::summed) counts its calls, and says into how many records they were summed.
+// Calls and data movements, repetitions included; a summed run (RunResult::summed) also says into how
+// many records they were summed.
 std::string operations_line(const core::RunResult& r) {
-  if (!r.summed) return fmt::format("operations {}  data movements {}\n", r.records.size(), r.transfers.size());
-  const double calls = summed_calls(r);
+  if (!r.summed) return fmt::format("operations {:.0f}  data movements {}\n", calls_of(r), data_movements(r));
+  const double calls = calls_of(r);
   return fmt::format(
       "operations {:.0f}, summed into {} records (per PE, label and kind)  data movements summed "
       "into {} (per pair and direction)\n",
