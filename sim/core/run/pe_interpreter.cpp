@@ -545,8 +545,11 @@ RunResult PeInterpreter::take_result() {
   r.workload = workload_.name;
   r.pes = workload_.pes;
   r.swap_iterations = workload_.swap_iterations;
-  for (const RepeatedTransfer& t : repeated_transfers_)
-    transfers_[t.transfer].repeats = records_[static_cast<size_t>(t.pe)][t.record].repeats;
+  for (const RepeatedTransfer& t : repeated_transfers_) {
+    const auto& recs = records_[static_cast<size_t>(t.pe)];
+    if (t.record >= recs.size()) throw std::logic_error("a repeated transfer's record was never made");
+    transfers_[t.transfer].repeats = recs[t.record].repeats;
+  }
   size_t n = 0;
   for (const auto& v : records_) n += v.size();
   r.records.reserve(n);
