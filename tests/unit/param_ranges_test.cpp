@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "sim/core/machine/enum_params.hpp"
 #include "sim/core/machine/param_ranges.hpp"
 #include "sim/io/machine/machine_loader.hpp"
 #include "test_machine.hpp"
@@ -141,6 +142,25 @@ TEST(ParamRanges, EachDriverSamplesOnlyWhatItReads) {
   core::MachineSpec holding = contention;
   holding.network.vc_hold_cycles = 16;
   EXPECT_EQ(paths(core::ranged_params(holding, "shmem", false)).count("network.vc_buffer_flits"), 1u);
+}
+
+// Each declaration says which transport reads it; the docs say the same in words ("packet driver:",
+// "fast driver"), so a parameter added to one model cannot be sampled under the other unnoticed.
+TEST(ParamRanges, EveryNetworkParameterSaysWhichTransportReadsIt) {
+  for (const auto& d : core::network_params()) {
+    const std::string path = "network." + d.key;
+    const core::ReadBy reader = core::param_read_by(path);
+    if (d.doc.rfind("packet driver:", 0) == 0)
+      EXPECT_EQ(reader, core::ReadBy::PacketRouter) << path;
+    else if (d.doc.find("fast driver") != std::string::npos)
+      EXPECT_EQ(reader, core::ReadBy::FlowModel) << path;
+    else
+      EXPECT_EQ(reader, core::ReadBy::Every) << path;
+  }
+  for (const auto& path : core::enum_param_paths())
+    EXPECT_EQ(core::param_read_by(path), core::ReadBy::PacketRouter) << path;
+  EXPECT_EQ(core::param_read_by("node.remote_round_trip"), core::ReadBy::Every);
+  EXPECT_EQ(core::param_read_by("software.profiles.shmem.put_bandwidth"), core::ReadBy::Every);
 }
 
 TEST(ParamRanges, QuantileInterpolatesBetweenOrderStatistics) {

@@ -10,27 +10,28 @@ bool set_from(E& field, const std::string& text) {
   return value.has_value();
 }
 
-// One row per parameter: its path, its names, and how to set it by name.
+// One row per parameter: its path, its names, how to set it by name, and which transport reads it.
 struct EnumParam {
   const char* path;
   std::vector<std::string> (*names)();
   std::string (*get)(const MachineSpec&);
   bool (*set)(MachineSpec&, const std::string&);
+  ReadBy read_by;
 };
 
 const EnumParam kEnumParams[] = {
     {"network.switching", enum_names<Switching>,
      [](const MachineSpec& m) -> std::string { return enum_name(m.network.switching); },
-     [](MachineSpec& m, const std::string& t) { return set_from(m.network.switching, t); }},
+     [](MachineSpec& m, const std::string& t) { return set_from(m.network.switching, t); }, ReadBy::PacketRouter},
     {"network.switch_hold", enum_names<SwitchHold>,
      [](const MachineSpec& m) -> std::string { return enum_name(m.network.switch_hold); },
-     [](MachineSpec& m, const std::string& t) { return set_from(m.network.switch_hold, t); }},
+     [](MachineSpec& m, const std::string& t) { return set_from(m.network.switch_hold, t); }, ReadBy::PacketRouter},
     {"network.dateline", enum_names<Dateline>,
      [](const MachineSpec& m) -> std::string { return enum_name(m.network.dateline); },
-     [](MachineSpec& m, const std::string& t) { return set_from(m.network.dateline, t); }},
+     [](MachineSpec& m, const std::string& t) { return set_from(m.network.dateline, t); }, ReadBy::PacketRouter},
     {"network.arbitration", enum_names<Arbitration>,
      [](const MachineSpec& m) -> std::string { return enum_name(m.network.arbitration); },
-     [](MachineSpec& m, const std::string& t) { return set_from(m.network.arbitration, t); }},
+     [](MachineSpec& m, const std::string& t) { return set_from(m.network.arbitration, t); }, ReadBy::PacketRouter},
 };
 
 const EnumParam* find(const std::string& path) {
@@ -51,6 +52,11 @@ const std::vector<std::string>& enum_param_paths() {
 }
 
 bool is_enum_param(const std::string& path) { return find(path) != nullptr; }
+
+std::optional<ReadBy> enum_param_read_by(const std::string& path) {
+  const EnumParam* p = find(path);
+  return p != nullptr ? std::optional<ReadBy>(p->read_by) : std::nullopt;
+}
 
 std::string enum_param_choices(const std::string& path) {
   const EnumParam* p = find(path);

@@ -6,12 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/machine/machine_params.hpp"
 #include "sim/core/machine/machine_spec.hpp"
 
 namespace t3sim::core {
 
 // Whether `path` names such a parameter.
 bool is_enum_param(const std::string& path);
+// Which transport reads it (machine_params.hpp's ReadBy); nullopt when the path names none.
+std::optional<ReadBy> enum_param_read_by(const std::string& path);
 // The values it may take, as "a, b or c"; empty when the path names none.
 std::string enum_param_choices(const std::string& path);
 // Its values' names, in their table's order; empty when the path names none.

@@ -71,56 +71,56 @@ const std::vector<ParamDecl<NetworkParams>>& network_params() {
        "rates across every coupled flow, at most this much later; 0: exact max-min at every change (the "
        "single-route routings always are). A numerical setting: its cost and effect are in docs/performance.md (Settle "
        "time)",
-       std::nullopt, T3SIM_FIELD(NetworkParams, settle_time)},
+       std::nullopt, T3SIM_FIELD(NetworkParams, settle_time), ReadBy::FlowModel},
       {"contention_loss", Quantity::Ratio, std::string("0"), 0, false, 10,
        "fast driver: the fraction of a torus link's capacity lost per further stream crossing it (a stream: the "
        "flows to one destination node; n streams share at most link_bandwidth / (1 + contention_loss x (n - 1))): "
        "what routers lose to arbitration, virtual channels "
        "and head-of-line blocking where flows merge, which max-min sharing does not; how it compares with the packet "
        "driver: docs/model.md (Contention in the flow model); 0: pure max-min",
-       FitRange{0.2, 0, 2}, T3SIM_FIELD(NetworkParams, contention_loss)},
+       FitRange{0.2, 0, 2}, T3SIM_FIELD(NetworkParams, contention_loss), ReadBy::FlowModel},
       {"port_fairness", Quantity::Ratio, std::string("0"), 0, false, 1,
        "fast driver, single-route routings: how far a torus link or a node's ejection is shared between the "
        "router's input ports feeding it rather than between flows (its switch serves ports in turn): where flows "
        "meet at a saturated link their rates are in proportion to their shares, each the product over the "
        "flow's links and ejection of (1 / input ports feeding there)^port_fairness; 1: round-robin between "
        "ports, as the packet driver's switch allocation; 0: max-min between flows",
-       FitRange{0.5, 0, 1}, T3SIM_FIELD(NetworkParams, port_fairness)},
+       FitRange{0.5, 0, 1}, T3SIM_FIELD(NetworkParams, port_fairness), ReadBy::FlowModel},
       {"vc_hold_cycles", Quantity::Ratio, std::string("0"), 0, false, 1000,
        "fast driver, single-route routings: router cycles a virtual channel holds a packet at zero load (its "
        "flits, the credit's round trip, the allocation pipeline); each class of a link (virtual network, "
        "dateline half) then passes one packet per holding time, which grows by the wait for the next channel "
        "of the route (docs/model.md, VC holding time); 0: off",
-       FitRange{16, 10, 40}, T3SIM_FIELD(NetworkParams, vc_hold_cycles)},
+       FitRange{16, 10, 40}, T3SIM_FIELD(NetworkParams, vc_hold_cycles), ReadBy::FlowModel},
       {"flit_bytes", Quantity::Size, std::string("8B"), 1, false, 4096,
        "packet driver: bytes one link moves per router cycle in one direction (a flit)", std::nullopt,
-       T3SIM_FIELD(NetworkParams, flit_bytes)},
+       T3SIM_FIELD(NetworkParams, flit_bytes), ReadBy::PacketRouter},
       {"router_clock", Quantity::Frequency, std::string("0Hz"), 0, false, 1e11,
        "packet driver: the router's cycle rate, one flit per link per cycle; 0: link_bandwidth / flit_bytes (a "
        "link's flit rate is then its payload rate, and headers cost extra time)",
-       std::nullopt, T3SIM_FIELD(NetworkParams, router_clock)},
+       std::nullopt, T3SIM_FIELD(NetworkParams, router_clock), ReadBy::PacketRouter},
       {"packet_flits", Quantity::Count, std::string("10"), 1, false, 1024,
        "packet driver: flits of a full packet, header flits included; a message is cut into packets of "
        "(packet_flits - header_flits) x flit_bytes of payload",
-       std::nullopt, T3SIM_FIELD(NetworkParams, packet_flits)},
+       std::nullopt, T3SIM_FIELD(NetworkParams, packet_flits), ReadBy::PacketRouter},
       {"header_flits", Quantity::Count, std::string("2"), 0, false, 1023,
        "packet driver: flits of each packet that carry no payload (route, address, control)", std::nullopt,
-       T3SIM_FIELD(NetworkParams, header_flits)},
+       T3SIM_FIELD(NetworkParams, header_flits), ReadBy::PacketRouter},
       {"virtual_channels", Quantity::Count, std::string("4"), 2, false, 63,
        "packet driver: the escape virtual channels per router input port, split between the virtual networks "
        "and, in each, into the dateline's two halves; minimal_adaptive routing adds one adaptive VC to them",
-       std::nullopt, T3SIM_FIELD(NetworkParams, virtual_channels)},
+       std::nullopt, T3SIM_FIELD(NetworkParams, virtual_channels), ReadBy::PacketRouter},
       {"vc_buffer_flits", Quantity::Count, std::string("8"), 1, false, 4096,
        "packet driver: flits each input virtual channel buffers (credit-based flow control)", std::nullopt,
-       T3SIM_FIELD(NetworkParams, vc_buffer_flits)},
+       T3SIM_FIELD(NetworkParams, vc_buffer_flits), ReadBy::PacketRouter},
       {"virtual_networks", Quantity::Count, std::string("1"), 1, false, 2,
        "packet driver: 2 puts the requests (puts, get requests) and the replies (get data, acknowledgements, which "
        "then travel as packets) on separate virtual channels, as the T3E did; 1: one network, acknowledgements take "
        "the flow model's latency",
-       std::nullopt, T3SIM_FIELD(NetworkParams, virtual_networks)},
+       std::nullopt, T3SIM_FIELD(NetworkParams, virtual_networks), ReadBy::PacketRouter},
       {"terminal_delay", Quantity::Time, std::string("0ns"), 0, false, 1e-3,
        "packet driver: time on a node's injection or ejection channel (at least one router cycle)", std::nullopt,
-       T3SIM_FIELD(NetworkParams, terminal_delay)},
+       T3SIM_FIELD(NetworkParams, terminal_delay), ReadBy::PacketRouter},
   };
   return decls;
 }

@@ -21,6 +21,11 @@ struct FitRange {
   double upper;
 };
 
+// Which transport reads a parameter, so that bands and sensitivity (ranged_params) sample only what
+// the run's driver reads: every driver; the flow model only (the fast and reference drivers); or the
+// packet driver's routers (which the flow model's VC holding time, network.vc_hold_cycles > 0, also reads).
+enum class ReadBy { Every, FlowModel, PacketRouter };
+
 template <class Section>
 struct ParamDecl {
   std::string key;
@@ -33,6 +38,7 @@ struct ParamDecl {
   std::optional<FitRange> fit;  // set for parameters `t3sim calibrate` may fit
   std::function<void(Section&, double)> set;
   std::function<double(const Section&)> get;
+  ReadBy read_by = ReadBy::Every;
 };
 
 const std::vector<ParamDecl<NodeParams>>& node_params();

@@ -110,21 +110,12 @@ std::optional<std::string> param_range_violation(const std::string& path, double
   return why;
 }
 
-namespace {
-// The network keys only one model reads (ranged_params).
-bool flow_model_only(const std::string& path) {
-  static const char* const kKeys[] = {"network.settle_time", "network.contention_loss", "network.port_fairness",
-                                      "network.vc_hold_cycles"};
-  return std::any_of(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return path == k; });
+ReadBy param_read_by(const std::string& path) {
+  if (const auto named = enum_param_read_by(path)) return *named;
+  ReadBy r = ReadBy::Every;
+  with_any_decl(path, [&](const auto& d) { r = d.read_by; });
+  return r;
 }
-bool packet_router_only(const std::string& path) {
-  static const char* const kKeys[] = {"network.flit_bytes",       "network.router_clock",     "network.packet_flits",
-                                      "network.header_flits",     "network.virtual_channels", "network.vc_buffer_flits",
-                                      "network.virtual_networks", "network.terminal_delay"};
-  return is_enum_param(path) ||
-         std::any_of(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return path == k; });
-}
-}  // namespace
 
 std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& profile, bool packet_driver) {
   const SoftwareProfile* p = m.find_profile(profile);
@@ -134,7 +125,8 @@ std::vector<RangedParam> ranged_params(const MachineSpec& m, const std::string& 
   for (const auto& [path, range] : m.uncertainty) {  // std::map: key-path order
     const bool shared = path.rfind("node.", 0) == 0 || path.rfind("network.", 0) == 0 || path.rfind("io.", 0) == 0;
     if (!shared && (own.empty() || path.rfind(own, 0) != 0)) continue;
-    if ((packet_driver && flow_model_only(path)) || (!router_read && packet_router_only(path))) continue;
+    const ReadBy reader = param_read_by(path);
+    if ((packet_driver && reader == ReadBy::FlowModel) || (!router_read && reader == ReadBy::PacketRouter)) continue;
     if (!range.choices.empty()) {  // a named parameter: its choice's index
       const auto at = std::find(range.choices.begin(), range.choices.end(), enum_param_value(m, path));
       if (at == range.choices.end())  // (the loader and --param keep the value among its choices)

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/machine/machine_params.hpp"
 #include "sim/core/machine/machine_spec.hpp"
 #include "sim/core/support/units.hpp"
 
@@ -29,6 +30,8 @@ bool set_param(MachineSpec& m, const std::string& path, double value);
 std::optional<Quantity> param_quantity(const std::string& path);
 // Why `value` is outside the range path's declaration allows (as a machine file is checked), or nullopt.
 std::optional<std::string> param_range_violation(const std::string& path, double value);
+// Which transport reads the parameter `path` names (its declaration's ReadBy; Every for none).
+ReadBy param_read_by(const std::string& path);
 // For a run under the packet driver: each profile's packet_driver values replace its own, and their
 // ranges are the packet fit's (none when it gave none: the flow fit's spread is of other values); set_by
 // names the packet driver's fit. Call before --param overrides, which then apply over them.
