@@ -41,11 +41,9 @@ void use_packet_driver_values(MachineSpec& m);
 std::vector<std::string> param_paths(const MachineSpec& m);
 
 // The ranged parameters that a run with `profile` depends on: node, network and that profile's keys,
-// in key-path order. The network's are those of the run's driver (`packet_driver`): the flow model's
-// own terms (settle_time, contention_loss, port_fairness, vc_hold_cycles) only under the flow drivers,
-// the packet router's (flit and packet sizes, VCs, buffers, router clock, terminal delay, the named
-// rules) only under the packet driver or where the flow model's VC holding time reads them
-// (vc_hold_cycles > 0).
+// in key-path order, of those the run's driver reads (param_read_by): the flow model's own terms only
+// under the flow drivers, the packet router's only under the packet driver (`packet_driver`) or where
+// the flow model's VC holding time reads them (vc_hold_cycles > 0).
 struct RangedParam {
   std::string path;
   ParamRange range;
