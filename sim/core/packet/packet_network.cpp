@@ -544,7 +544,7 @@ inline void PacketNetwork::route_stage(int node) {
   const bool adaptive = !kEscapeWormhole && config_.adaptive;
   const bool simple = config_.switching != Switching::CutThrough;  // (and, per VC, no adaptive choice)
   int routed = 0;
-  // In ascending VC order (port by port), as the routing's coin flips depend on it.
+  // In ascending VC order (port by port).
   for (int w = 0; w < vc_words_; ++w) {
     const uint64_t idle = idle_words[w];
     if (idle == 0) continue;
@@ -556,7 +556,7 @@ inline void PacketNetwork::route_stage(int node) {
       if (in.ready > now_) continue;
       const Flit& f = buffers[static_cast<size_t>(i) * cap + in.first];
       Packet& p = packets_[f.packet];
-      const PacketHop hop = routing_.next(node, port_of[i], p.route, coin_);
+      const PacketHop hop = routing_.next(node, port_of[i], p.route);
       in.state = VcState::Routed;
       if (__builtin_expect(recorder_ != nullptr, 0)) record_ask(base + i);
       left &= ~bit(b);

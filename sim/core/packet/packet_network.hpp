@@ -22,8 +22,8 @@
 // router in one send_packet, holds the ports and its output VC until a Release event at its tail's
 // cycle, and returns its credits upstream at the tail's. Against the flit-by-flit run of the same router:
 // the same cycles where a free VC's room matters only when whole (every packet filling the buffer) and
-// nothing is drawn while routing (the routers are visited in another order, and BookSim's balanced
-// rules draw from one coin in that order), up to a packet's flits late elsewhere. Deliveries of one
+// no coin decides a route (packets may be made in another order, and each takes the next coins drawn:
+// PacketRoute::coins), up to a packet's flits late elsewhere. Deliveries of one
 // cycle may also come out in another order, so a program reacting to them (the interpreter) may not
 // keep the flit-by-flit run's cycles either.
 // Everything is deterministic: the same inputs and seed give the same cycles.

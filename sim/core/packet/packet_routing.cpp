@@ -58,7 +58,11 @@ PacketRouting::PacketRouting(const PacketConfig& config) : config_(config) {
       const int k = config.dims[dim];
       turns_[dim].resize(static_cast<size_t>(k * k));
       for (int cur = 0; cur < k; ++cur)
-        for (int to = 0; to < k; ++to) turns_[dim][static_cast<size_t>(cur * k + to)] = booksim_turn_code(dim, cur, to);
+        for (int to = 0; to < k; ++to) {
+          const uint8_t code = booksim_turn_code(dim, cur, to);
+          turns_[dim][static_cast<size_t>(cur * k + to)] = code;
+          for (int field = 0; field < 3; ++field) booksim_draws_ |= ((code >> (2 * field)) & 3) == kDraw;
+        }
     }
 }
 

@@ -30,6 +30,10 @@ struct PacketRoute {
   uint8_t network = 0;  // its virtual network: 0 requests, 1 replies (virtual_networks 2)
   uint8_t minus = 0;    // cray datelines: bit d set when it crosses dimension d in the - direction
   uint8_t halves = 0;   // cray datelines: bit d, its half on ring d where it need not cross the dateline
+  // BookSim's rules: its coin flips, drawn when it is made (so a hop's choice does not depend on the
+  // order in which routers are visited): bit d a tie's direction on ring d, bit 3 + d its half on ring
+  // d where the rule draws one.
+  uint8_t coins = 0;
 };
 
 struct PacketHop {   // (16 bytes: returned in registers)
@@ -43,12 +47,16 @@ class PacketRouting {
   explicit PacketRouting(const PacketConfig& config);
   // A new packet from node src: its directions and halves (cray: draws from `coin`; cray_balanced: its
   // route's, from the table, drawing only a tie's direction under tie_rule balanced). BookSim's
-  // datelines choose at each turn instead.
+  // datelines choose at each turn, by the coins drawn here (when its rules flip any).
   void start(int src, PacketRoute& p, std::mt19937_64& coin) const {
-    if (!booksim_) cray_start(src, p, coin);
+    if (!booksim_)
+      cray_start(src, p, coin);
+    else if (booksim_draws_)
+      p.coins = static_cast<uint8_t>(coin() & 63);
   }
-  // The next hop at router `node` of a packet that came in on `in_port`.
-  PacketHop next(int node, int in_port, PacketRoute& p, std::mt19937_64& coin) const {
+  // The next hop at router `node` of a packet that came in on `in_port` (draws nothing: a packet's
+  // route depends on its own coins, not on the order in which packets are routed).
+  PacketHop next(int node, int in_port, PacketRoute& p) const {
     if (!booksim_) return cray_next(node, p);
     // BookSim's dimension order, here (no call) but for a turn onto a new ring: the first ring in the
     // order on which it is not yet at its destination's coordinate.
@@ -64,7 +72,7 @@ class PacketRouting {
       hop.vcs = escape_vcs(p, p.half);
       return hop;
     }
-    return booksim_turn(dim, coord(node, dim), coord(p.dst, dim), p, coin);
+    return booksim_turn(dim, coord(node, dim), coord(p.dst, dim), p);
   }
   int neighbor(int node, int port) const { return neighbors_[static_cast<size_t>(node * kTorusPorts + port)]; }
   const int* neighbors(int node) const { return &neighbors_[static_cast<size_t>(node * kTorusPorts)]; }  // by port
@@ -72,13 +80,13 @@ class PacketRouting {
  private:
   int coord(int node, int dim) const { return coords_[static_cast<size_t>(node * 3 + dim)]; }
   // BookSim's rules: the hop onto ring `dim` from coordinate cur towards to (its direction and half),
-  // from turns_ (drawing from `coin` where the rule flips one, in the rule's order: direction, then half).
-  PacketHop booksim_turn(int dim, int cur, int to, PacketRoute& p, std::mt19937_64& coin) const {
+  // from turns_ (taking the packet's coin for this ring where the rule flips one).
+  PacketHop booksim_turn(int dim, int cur, int to, PacketRoute& p) const {
     const unsigned turn = turns_[dim][static_cast<size_t>(cur * config_.dims[dim] + to)];
     unsigned dir = turn & 3;
-    if (dir == kDraw) dir = static_cast<unsigned>(coin() & 1);
+    if (dir == kDraw) dir = (p.coins >> dim) & 1u;
     unsigned half = (turn >> (2 + 2 * dir)) & 3;
-    if (half == kDraw) half = static_cast<unsigned>(coin() & 1);
+    if (half == kDraw) half = (p.coins >> (3 + dim)) & 1u;
     p.half = static_cast<int8_t>(half);
     PacketHop hop;
     hop.out_port = static_cast<uint8_t>(2 * dim + static_cast<int>(dir));
@@ -96,6 +104,7 @@ class PacketRouting {
   uint64_t escape_vcs(const PacketRoute& p, int half) const { return escape_vcs_[p.network * 2 + half]; }
   PacketConfig config_;
   bool booksim_ = false;           // BookSim's datelines (fixed, balanced), else the T3E's rules (cray_next)
+  bool booksim_draws_ = false;     // BookSim's rules flip a coin somewhere (a tie, a balanced half)
   DatelineTable table_;            // cray_balanced: each ring segment's half
   uint64_t escape_vcs_[4] = {};    // by network x 2 + dateline half: the escape VCs (a table: no division)
   uint64_t all_vcs_ = 0;           // every VC (the ejection channel's)
