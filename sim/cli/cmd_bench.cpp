@@ -55,7 +55,7 @@ struct DriverRuns {
 // measurement (one message size) with PEs in it; otherwise none (the verdict then judges the makespan only).
 // `tag` names a variant of the driver's runs (its transfers file and its rows).
 DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int repeat, const std::string& out_dir,
-                      const std::string& tag = "") {
+                      const std::string& tag = "", int threads = 1) {
   DriverRuns r;
   r.driver = driver + tag;
   r.transfers_path = out_dir + "/" + c.name + "." + r.driver + ".transfers.csv";
@@ -63,6 +63,7 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
   request.machine = c.machine;
   request.summary = true;
   request.driver = driver;
+  request.threads = threads;
   request.transfers_file = r.transfers_path;
   if (!c.trace.empty()) {
     request.trace = c.trace;
@@ -245,7 +246,8 @@ std::string optional_csv(const std::optional<double>& v) { return v ? fmt::forma
 
 // A packet case's speed: flits delivered per wall-second (median wall), against its peer's on the same
 // configuration when the suite gives one. One line of the packet table; its JSON in `json`.
-std::string packet_speed(const io::BenchCase& c, const DriverRuns& r, nlohmann::ordered_json& json) {
+std::string packet_speed(const io::BenchCase& c, const DriverRuns& r, nlohmann::ordered_json& json,
+                         const std::string& label) {
   const double wall = analysis::distribution_of(r.walls).median;
   const double flits = r.flits ? static_cast<double>(*r.flits) : 0;
   const double rate = wall > 0 ? flits / wall : 0;
@@ -262,7 +264,7 @@ std::string packet_speed(const io::BenchCase& c, const DriverRuns& r, nlohmann::
       target = fmt::format("{:.0f}x {}", c.speed_target, ratio >= c.speed_target ? "met" : "NOT met");
     }
   }
-  return fmt::format("{:<16} {:>12.0f} {:>12.0f} {:>14} {:>9} {:>12}  {}\n", c.name, flits, rate,
+  return fmt::format("{:<16} {:<10} {:>12.0f} {:>12.0f} {:>14} {:>9} {:>12}  {}\n", c.name, label, flits, rate,
                      c.peer_flits_per_s > 0 ? fmt::format("{:.0f}", c.peer_flits_per_s) : "-",
                      c.peer_flits_per_s > 0 ? fmt::format("{:.1f}x", ratio) : "-", target,
                      c.peer.empty() ? "-" : c.peer);
@@ -341,7 +343,15 @@ int cmd_bench(const BenchArgs& a) {
     if (!c.routing.empty()) machine.routing = *core::enum_value<core::RoutingKind>(c.routing);
     const bool multipath = engine::driver_refusal(machine, engine::Driver::Reference).has_value();
     if (multipath) std::cerr << "  no reference run: routing " << core::enum_name(machine.routing) << " is multipath\n";
-    if (packet) speeds += packet_speed(c, runs[0], jc_packet);
+    nlohmann::ordered_json jc_packet_threads;
+    if (packet) {
+      speeds += packet_speed(c, runs[0], jc_packet, "1 thread");
+      if (a.threads > 1) {  // the same runs sharing each busy cycle over threads (identical results)
+        runs.push_back(run_driver(c, c.driver, a.repeat, a.out_dir, fmt::format("-{}t", a.threads), a.threads));
+        speeds += packet_speed(c, runs.back(), jc_packet_threads, fmt::format("{} threads", a.threads));
+        jc_packet_threads["threads"] = a.threads;
+      }
+    }
     if (a.reference_repeat > 0 && !multipath && !packet) {
       runs.push_back(run_driver(c, kReferenceDriver, a.reference_repeat, a.out_dir));
       const DriverRuns& ref = runs[1];
@@ -365,6 +375,7 @@ int cmd_bench(const BenchArgs& a) {
 
     nlohmann::ordered_json jc;
     if (!jc_packet.is_null()) jc["packet_speed"] = jc_packet;
+    if (!jc_packet_threads.is_null()) jc["packet_speed_threads"] = jc_packet_threads;
     jc["name"] = c.name;
     jc["doc"] = c.doc;
     jc["chaotic"] = c.chaotic;
@@ -487,11 +498,12 @@ int cmd_bench(const BenchArgs& a) {
   io::write_file_atomically(a.out_dir + "/bench.json", report.dump(1) + "\n");
   std::cout << table << "\n"
             << verdicts << summary
-            << (speeds.empty() ? ""
-                               : "\n" +
-                                     fmt::format("{:<16} {:>12} {:>12} {:>14} {:>9} {:>12}  {}\n", "packet case",
-                                                 "flits", "flits/wall-s", "peer flits/s", "x peer", "target", "peer") +
-                                     speeds)
+            << (speeds.empty()
+                    ? ""
+                    : "\n" +
+                          fmt::format("{:<16} {:<10} {:>12} {:>12} {:>14} {:>9} {:>12}  {}\n", "packet case", "threads",
+                                      "flits", "flits/wall-s", "peer flits/s", "x peer", "target", "peer") +
+                          speeds)
             << (ensembles.empty() ? "" : "\n" + ensembles) << (comparisons.empty() ? "" : "\n" + comparisons)
             << "\nwritten: " << a.out_dir << "/bench.csv, bench.json\n";
   return failed.empty() ? 0 : 1;

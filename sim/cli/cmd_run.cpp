@@ -165,6 +165,10 @@ int cmd_run(const protocol::RunRequest& a) {
   engine::SimulationOptions options;
   options.driver = *core::enum_value<engine::Driver>(a.driver);  // CLI11 checked the name
   options.paje_file = a.paje;
+  options.threads = a.threads;
+  if (a.threads > 1 && (options.driver != engine::Driver::Packet || !a.paje.empty()))
+    throw io::InputError({"--threads", 0, 0}, "",
+                         "needs --driver packet (only the packet network shares its cycles over threads)");
   if (!a.vc_window.empty() && a.vc_report_file.empty())
     throw io::InputError({"--vc-window", 0, 0}, "", "is the window of --vc-report, which was not given");
   if (!a.vc_report_file.empty()) {

@@ -23,6 +23,7 @@ struct BenchArgs {
   int ensemble = 5;                // chaotic cases: both drivers with router_delay x (1 + k 1e-9), k < N; 0: one
   bool long_cases = false;         // also the cases marked `long: true` (always those named in `cases`)
   bool list = false;               // print the cases and exit
+  int threads = 2;                 // packet cases: also run with this many threads (1: one thread only)
   std::string out_dir = "build/bench";
 };
 int cmd_bench(const BenchArgs& a);

@@ -276,6 +276,12 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--vc-report", run.vc_report_file,
                       "packet driver: also write what each virtual channel did (CSV: packets granted it, their waits "
                       "by input port, its holding times) to this file");
+  run_cmd
+      ->add_option("--threads", run.threads,
+                   "packet driver: share each busy cycle's routers over this many threads (the results are the same "
+                   "for any number; a sweep's points already run in parallel)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   run_cmd->add_option("--vc-window", run.vc_window,
                       "the --vc-report's window of simulated time, FROM:TO with units (e.g. 0.4ms:2.4ms); "
                       "default: the whole run");
@@ -466,6 +472,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench_cmd->add_flag("--long", bench.long_cases, "also run the cases marked long (tens of minutes each)");
   bench_cmd->add_flag("--list", bench.list, "print the suite's cases and exit without running them");
+  bench_cmd
+      ->add_option("--threads", bench.threads,
+                   "packet cases: run once on one thread and again sharing each cycle over this many (1: once)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   bench_cmd->add_option("--out", bench.out_dir, "folder for bench.csv, bench.json and the runs' transfers")
       ->capture_default_str();
 

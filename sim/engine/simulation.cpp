@@ -105,7 +105,7 @@ core::RunResult simulate_packets(const core::MachineSpec& machine, const core::S
     throw core::ModelError("the packet driver has no disk model yet: run file I/O under the fast driver");
   const core::JobPlacement endpoints = machine.has_io() ? placement.with_io_nodes(machine) : placement;
   const core::CostModel cost(machine, profile, endpoints);
-  core::PacketTransport transport(cost);
+  core::PacketTransport transport(cost, 1, options.threads);
   if (options.record_vcs) transport.record_vcs(options.vcs_from, options.vcs_to);
   core::PeInterpreter interpreter(cost, workload, transport);
   interpreter.start();

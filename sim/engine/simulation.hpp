@@ -43,6 +43,9 @@ struct SimulationOptions {
   bool record_vcs = false;
   double vcs_from = 0;
   double vcs_to = 1e300;
+  // The packet driver shares each busy cycle's routers over this many threads (core/packet: the same
+  // results for any number).
+  int threads = 1;
 };
 
 // Throws core::ModelError when the simulation cannot finish (a deadlock names the waiting PEs) or the

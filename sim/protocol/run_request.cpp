@@ -11,7 +11,7 @@ auto fields(const RunRequest& r) {
   return std::tie(r.machine, r.workload, r.trace, r.strict, r.expand_whole, r.profile, r.out_dir, r.json, r.variables,
                   r.pes, r.size, r.summary, r.paje, r.background, r.background_pes, r.background_placement,
                   r.background_variables, r.placement, r.driver, r.transfers_file, r.traffic_file, r.vc_report_file,
-                  r.vc_window, r.params, r.routing, r.fail, r.uncertainty, r.seed, r.ops);
+                  r.vc_window, r.threads, r.params, r.routing, r.fail, r.uncertainty, r.seed, r.ops);
 }
 
 }  // namespace
@@ -48,6 +48,7 @@ std::vector<std::string> RunRequest::to_argv() const {
   if (!traffic_file.empty()) option("--traffic", traffic_file);
   if (!vc_report_file.empty()) option("--vc-report", vc_report_file);
   if (!vc_window.empty()) option("--vc-window", vc_window);
+  if (threads != d.threads) option("--threads", std::to_string(threads));
   if (!paje.empty()) option("--paje", paje);
   if (uncertainty != d.uncertainty) option("--uncertainty", std::to_string(uncertainty));
   if (seed != d.seed) option("--seed", std::to_string(seed));

@@ -35,6 +35,7 @@ struct RunRequest {
   std::string traffic_file;     // also write the traffic report (JSON, every link's load) here (sweeps: the heat map)
   std::string vc_report_file;   // packet driver: also write what each virtual channel did (CSV) here
   std::string vc_window;        // its window of simulated time, FROM:TO with units ("": the whole run)
+  int threads = 1;              // packet driver: threads sharing each busy cycle (the same results for any count)
   std::vector<std::pair<std::string, std::string>> params;  // machine parameter overrides, in order: path, value
   std::string routing;                                      // torus.routing instead of the machine's; "": its own
   std::vector<std::string> fail;  // failed links added to the machine's (core/topology/failed_links.hpp names)

@@ -60,6 +60,7 @@ RunRequest every_field_set() {
   r.traffic_file = "traffic/3.json";
   r.vc_report_file = "vcs.csv";
   r.vc_window = "1ms:2ms";
+  r.threads = 2;
   r.params = {{"network.router_delay", "30ns"}, {"network.router_delay", "40ns"}};
   r.routing = "minimal_adaptive";
   r.fail = {"n0.x", "n5.y+"};
@@ -130,6 +131,7 @@ TEST(RunRequest, EveryFieldShowsInItsCommandLine) {
       [&](RunRequest& r) { r.traffic_file = all.traffic_file; },
       [&](RunRequest& r) { r.vc_report_file = all.vc_report_file; },
       [&](RunRequest& r) { r.vc_window = all.vc_window; },
+      [&](RunRequest& r) { r.threads = all.threads; },
       [&](RunRequest& r) { r.params = all.params; },
       [&](RunRequest& r) { r.routing = all.routing; },
       [&](RunRequest& r) { r.fail = all.fail; },

@@ -20,7 +20,9 @@ uint64_t bit(int i) { return uint64_t{1} << i; }
 
 }  // namespace
 
-PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool index_waiting_vcs)
+thread_local PacketNetwork::Pass PacketNetwork::pass_;
+
+PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool index_waiting_vcs, int threads)
     : config_(config), routing_(config), coin_(seed) {
   const int n = config.nodes();
   const int v = config.vcs;
@@ -84,6 +86,28 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   out_hold_.assign(static_cast<size_t>(n * kRouterPorts), -1);
   in_free_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   out_free_.assign(static_cast<size_t>(n * kRouterPorts), 0);
+  awake_.assign(static_cast<size_t>(n), 0);
+  held_ = config.hold_switch || config.whole_packet_events;
+  by_age_ = config.arbitration == Arbitration::Age;
+  escape_wormhole_ = config.switching != Switching::CutThrough && !config.adaptive;
+  const uint64_t delays[4] = {credit_delay_, source_credit_delay_, hop_delay_, eject_delay_};
+  for (int kind = 0; kind < 4; ++kind) {
+    int j = 0;
+    while (j < send_slot_count_ && send_delays_[j] != delays[kind]) ++j;
+    if (j == send_slot_count_) send_delays_[send_slot_count_++] = delays[kind];
+    send_slot_of_[kind] = j;
+  }
+  // Whole-packet events schedule at a packet's own cycles, not at the four delays: one thread. A
+  // thread takes at least 64 nodes.
+  threads = std::min(threads, n / 64);
+  if (threads > 1 && !config.whole_packet_events) {
+    crew_ = std::make_unique<ThreadCrew>(threads);
+    split_.resize(static_cast<size_t>(threads) + 1);
+    set_split(n / threads / kSplitStep * kSplitStep);
+  } else {
+    split_ = {0, n};
+  }
+  shares_.resize(split_.size() - 1);
 }
 
 int PacketNetwork::add_pacer(double bytes_per_cycle) {
@@ -100,15 +124,17 @@ double PacketNetwork::paced_ready(const Message& m) const {
 }
 
 int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int network) {
+  // (Between begin_step() and end_step(), the cycle after this one's: as if given after end_step().)
+  const uint64_t at = in_step_ ? now_ + 1 : now_;
   const int id = messages_.take();
   const int64_t packets = bytes <= full_payload_ ? 1 : config_.packets_for(bytes);  // (one: its rounding)
-  messages_[id] = {src, dst, pacer, network, bytes, packets, packets, now_};
+  messages_[id] = {src, dst, pacer, network, bytes, packets, packets, at};
   Source& s = sources_[static_cast<size_t>(src)];
   s.used = true;
   source_wait_[static_cast<size_t>(src)] = 0;
   enqueue(s, id);
   if (s.dry_since >= 0) {
-    mark_dry(static_cast<uint64_t>(s.dry_since), now_);
+    mark_dry(static_cast<uint64_t>(s.dry_since), at);
     s.dry_since = -1;
   }
   if (!s.listed) {
@@ -119,7 +145,7 @@ int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int ne
 }
 
 uint64_t PacketNetwork::next_busy_cycle() const {
-  if (!active_routers_.empty() || pending_events_ > 0) return now_;
+  if (awake_count_ > 0 || pending_events_ > 0) return now_;
   // A source's wait is the first cycle its inject() may do anything, found when it last looked (then
   // exact) and cleared by a new message or credit: it never falls later than the truth (a pacer's next
   // issue only moves on), so at worst a cycle is stepped in which nothing moves, which changes nothing
@@ -179,10 +205,10 @@ void PacketNetwork::set_asking(int node, int port, int vc, bool asking) {
 }
 
 void PacketNetwork::activate(int node) {
-  Router& r = router(node);
-  if (!r.listed) {
-    r.listed = true;
-    active_routers_.push_back(node);
+  uint8_t& awake = awake_[static_cast<size_t>(node)];
+  if (!awake) {
+    awake = 1;
+    ++pass_.woken;
   }
 }
 
@@ -221,22 +247,22 @@ void PacketNetwork::mark_dry(uint64_t from, uint64_t to) {
   for (size_t p = static_cast<size_t>(from / kSamplePeriod); p <= last; ++p) dry_[p] = 1;
 }
 
-void PacketNetwork::step() {
+void PacketNetwork::begin_step() {
   delivered_.clear();
-  std::vector<Event>& due = wheel_[now_ & wheel_mask_];
-  for (const Event& e : due) {  // (arrive() never schedules into this slot)
-    // Flits and credits, nearly every event, are handled here, not through arrive()'s switch.
-    if (e.kind == EventKind::Flit)
-      arrive_flit(e);
-    else if (e.kind == EventKind::Credit)
-      arrive_credit(e);
-    else
-      arrive(e);
+  const std::vector<Event>& due = wheel_[now_ & wheel_mask_];
+  threaded_cycle_ = crew_ && recorder_ == nullptr &&
+                    (awake_count_ >= kThreadedWork || static_cast<int64_t>(due.size()) >= 4 * kThreadedWork);
+  // Threaded, the crew's workers take their nodes' arrivals and routers now, while this thread takes its
+  // own nodes' arrivals and every rarer event (deliveries, source credits), then injects, then (the
+  // caller) reacts to the deliveries; end_step() visits its routers.
+  if (threaded_cycle_) {
+    // The workers' routers read packet records while this thread injects: a source makes at most one
+    // packet a cycle, so room for one each keeps the records where they are.
+    packets_.reserve_takes(active_sources_.size());
+    crew_->post(&PacketNetwork::run_share, this);
   }
-  due.clear();
-  // This cycle's send() targets, found once (a flit's crossing schedules two events).
-  const auto slot = [&](uint64_t delay) { return &wheel_[(now_ + delay) & wheel_mask_]; };
-  sends_ = {slot(credit_delay_), slot(source_credit_delay_), slot(hop_delay_), slot(eject_delay_)};
+  start_pass(threaded_cycle_ ? &shares_[0] : nullptr);
+  arrive_due(0, threaded_cycle_ ? split_[1] : config_.nodes(), true);
 
   for (size_t i = 0; i < active_sources_.size();) {
     const int node = active_sources_[i];
@@ -257,56 +283,158 @@ void PacketNetwork::step() {
       ++i;
     }
   }
+  in_step_ = true;
+}
 
-  // A router that did nothing this cycle (every flit waits for a credit or a channel another holds)
-  // sleeps: nothing changes for it until a flit or a credit reaches it, which wakes it.
-  const bool held = config_.hold_switch || config_.whole_packet_events;
-  const bool by_age = config_.arbitration == Arbitration::Age;
-  const bool escape_wormhole = config_.switching != Switching::CutThrough && !config_.adaptive;
-  size_t kept = 0;
-  for (size_t i = 0; i < active_routers_.size(); ++i) {
-    const int node = active_routers_[i];
-    Router& r = router(node);
-    acted_ = false;
-    // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
-    if (r.unallocated != 0 && !r.vc_blocked) {
-      if (escape_wormhole)
-        vc_stage<true>(node);
-      else
-        vc_stage<false>(node);
+void PacketNetwork::end_step() {
+  in_step_ = false;
+  if (threaded_cycle_) {
+    // (join runs run_share for this thread: its routers.) Then the next split, by who waited.
+    const bool waited = crew_->join();
+    set_split(split_[1] + (waited ? kSplitStep : -kSplitStep));
+    for (size_t k = 0; k < shares_.size(); ++k) {
+      Share& share = shares_[k];
+      if (k > 0)  // after the ranges before it, as one thread would have put them
+        for (int j = 0; j < send_slot_count_; ++j) {
+          std::vector<Event>& slot = wheel_[(now_ + send_delays_[j]) & wheel_mask_];
+          slot.insert(slot.end(), share.sent[j].begin(), share.sent[j].end());
+          share.sent[j].clear();
+        }
+      buffered_total_ += share.buffered;
+      awake_count_ += share.woken;
+      stats_.flit_hops += share.flit_hops;
+      if (share.moved) last_move_ = now_;
     }
-    if (r.asking_ports != 0) {  // (age arbitration compiled apart: round-robin's stage has none of its tests)
-      if (by_age)
-        held ? switch_stage<true, true>(node) : switch_stage<false, true>(node);
-      else
-        held ? switch_stage<true, false>(node) : switch_stage<false, false>(node);
-    }
-    if (asking_later_ports_ != 0) {  // the VCs granted an output VC this cycle ask for the switch from the next
-      for (unsigned ports = asking_later_ports_; ports != 0; ports &= ports - 1) {
-        const int port = __builtin_ctz(ports);
-        r.asking[port] |= asking_later_[port];
-        asking_later_[port] = 0;
-      }
-      r.asking_ports |= static_cast<uint8_t>(asking_later_ports_);
-      asking_later_ports_ = 0;
-    }
-    if (r.unrouted != 0) {
-      if (escape_wormhole)
-        route_stage<true>(node);
-      else
-        route_stage<false>(node);
-    }
-    if (acted_ && r.buffered > 0)
-      active_routers_[kept++] = node;
-    else
-      r.listed = false;
+  } else {
+    visit_routers(0, config_.nodes());
+    Share share;
+    end_pass(share);
+    buffered_total_ += share.buffered;
+    awake_count_ += share.woken;
+    stats_.flit_hops += share.flit_hops;
+    if (share.moved) last_move_ = now_;
   }
-  active_routers_.resize(kept);
+  wheel_[now_ & wheel_mask_].clear();
   // Events are scheduled only here (sources and routers), so they are counted once, not one by one.
   pending_events_ = 0;
   for (const std::vector<Event>& slot : wheel_) pending_events_ += slot.size();
   if (buffered_total_ > 0 && now_ - last_move_ > kStallCycles) deadlock();
   ++now_;
+}
+
+void PacketNetwork::set_split(int caller_end) {
+  const int n = config_.nodes();
+  const int threads = static_cast<int>(split_.size()) - 1;
+  // (The caller's share may fall to none: it injects and runs the interpreter. Each worker keeps some.)
+  const int least = std::min(64, n / threads / kSplitStep * kSplitStep);
+  caller_end = std::clamp(caller_end, 0, n - least * (threads - 1));
+  split_[0] = 0;
+  split_[1] = caller_end;
+  for (int k = 2; k < threads; ++k)  // the workers share the rest evenly
+    split_[static_cast<size_t>(k)] = caller_end + (n - caller_end) * (k - 1) / (threads - 1) / kSplitStep * kSplitStep;
+  split_[static_cast<size_t>(threads)] = n;
+}
+
+void PacketNetwork::run_share(void* network, int thread) {
+  PacketNetwork& net = *static_cast<PacketNetwork*>(network);
+  const size_t k = static_cast<size_t>(thread);
+  const int begin = net.split_[k], end = net.split_[k + 1];
+  if (thread > 0) {  // (this thread's arrivals were taken in begin_step(), with its own pass)
+    net.start_pass(&net.shares_[k]);
+    net.arrive_due(begin, end, false);
+  }
+  net.visit_routers(begin, end);
+  net.end_pass(net.shares_[k]);
+}
+
+void PacketNetwork::start_pass(Share* share) {
+  // The caller's thread (share 0, or no crew) sends straight to the wheel: its events come first.
+  if (share == nullptr || share == &shares_[0]) {
+    std::vector<Event>* slots[4];
+    for (int j = 0; j < send_slot_count_; ++j) slots[j] = &wheel_[(now_ + send_delays_[j]) & wheel_mask_];
+    pass_.credit = slots[send_slot_of_[0]];
+    pass_.source_credit = slots[send_slot_of_[1]];
+    pass_.hop = slots[send_slot_of_[2]];
+    pass_.eject = slots[send_slot_of_[3]];
+  } else {
+    pass_.credit = &share->sent[send_slot_of_[0]];
+    pass_.source_credit = &share->sent[send_slot_of_[1]];
+    pass_.hop = &share->sent[send_slot_of_[2]];
+    pass_.eject = &share->sent[send_slot_of_[3]];
+  }
+  pass_.buffered = 0;
+  pass_.woken = 0;
+  pass_.flit_hops = 0;
+  pass_.moved = false;
+}
+
+void PacketNetwork::end_pass(Share& share) const {
+  share.buffered = pass_.buffered;
+  share.woken = pass_.woken;
+  share.flit_hops = pass_.flit_hops;
+  share.moved = pass_.moved;
+}
+
+void PacketNetwork::arrive_due(int begin, int end, bool all_rare) {
+  const std::vector<Event>& due = wheel_[now_ & wheel_mask_];
+  const bool all = begin == 0 && end == config_.nodes();
+  for (const Event& e : due) {  // (arrive() never schedules into this slot)
+    // Flits and credits, nearly every event, are handled here, not through arrive()'s switch.
+    if (e.kind == EventKind::Flit) {
+      if (all || (e.node >= begin && e.node < end)) arrive_flit(e);
+    } else if (e.kind == EventKind::Credit) {
+      if (all || (e.node >= begin && e.node < end)) arrive_credit(e);
+    } else if (all_rare) {
+      arrive(e);
+    }
+  }
+}
+
+void PacketNetwork::visit_routers(int begin, int end) {
+  const uint8_t* awake = awake_.data();
+  for (int node = begin; node < end; ++node) {
+    if (!awake[node]) continue;
+    if (!visit_router(node)) {
+      awake_[static_cast<size_t>(node)] = 0;
+      --pass_.woken;
+    }
+  }
+}
+
+inline bool PacketNetwork::visit_router(int node) {
+  // A router that did nothing this cycle (every flit waits for a credit or a channel another holds)
+  // sleeps: nothing changes for it until a flit or a credit reaches it, which wakes it.
+  Router& r = router(node);
+  pass_.acted = false;
+  // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
+  if (r.unallocated != 0 && !r.vc_blocked) {
+    if (escape_wormhole_)
+      vc_stage<true>(node);
+    else
+      vc_stage<false>(node);
+  }
+  if (r.asking_ports != 0) {  // (age arbitration compiled apart: round-robin's stage has none of its tests)
+    if (by_age_)
+      held_ ? switch_stage<true, true>(node) : switch_stage<false, true>(node);
+    else
+      held_ ? switch_stage<true, false>(node) : switch_stage<false, false>(node);
+  }
+  if (pass_.asking_later_ports != 0) {  // the VCs granted an output VC this cycle ask for the switch from the next
+    for (unsigned ports = pass_.asking_later_ports; ports != 0; ports &= ports - 1) {
+      const int port = __builtin_ctz(ports);
+      r.asking[port] |= pass_.asking_later[port];
+      pass_.asking_later[port] = 0;
+    }
+    r.asking_ports |= static_cast<uint8_t>(pass_.asking_later_ports);
+    pass_.asking_later_ports = 0;
+  }
+  if (r.unrouted != 0) {
+    if (escape_wormhole_)
+      route_stage<true>(node);
+    else
+      route_stage<false>(node);
+  }
+  return pass_.acted && r.buffered > 0;
 }
 
 inline void PacketNetwork::arrive_flit(const Event& e) {
@@ -328,7 +456,7 @@ inline void PacketNetwork::arrive_flit(const Event& e) {
     }
   }
   ++r.buffered;
-  buffered_total_ += e.flit.flits;
+  pass_.buffered += e.flit.flits;
   activate(node);
 }
 
@@ -592,7 +720,7 @@ inline void PacketNetwork::route_stage(int node) {
   if (routed > 0) {
     r.unrouted -= routed;
     r.unallocated += routed;
-    acted_ = true;
+    pass_.acted = true;
   }
 }
 
@@ -844,7 +972,7 @@ inline void PacketNetwork::vc_stage(int node) {
     // (update_asking: the VC is active and holds its head, so it asks if its new output VC has a credit,
     // from the next cycle on; a routed VC was not asking.)
     if (outputs[o].credits > 0) {
-      asking_later_[in_port] |= bit(i - in_port * vcs);
+      pass_.asking_later[in_port] |= bit(i - in_port * vcs);
       asking_now |= 1u << in_port;
     }
     if (n <= 64)
@@ -878,9 +1006,9 @@ inline void PacketNetwork::vc_stage(int node) {
   }
   routed_words[0] &= ~taken;
   if (accepted > 0) {
-    acted_ = true;
+    pass_.acted = true;
     r.unallocated -= accepted;
-    asking_later_ports_ = asking_now;
+    pass_.asking_later_ports = asking_now;
   }
   if (accepted == count) {
     // Every VC that could be granted one was; the rest could not before these grants and cannot after
@@ -1037,8 +1165,8 @@ inline void PacketNetwork::switch_stage(int node) {
     granted |= static_cast<unsigned>(bit(port));
   }
   if (granted == 0) return;
-  acted_ = true;
-  last_move_ = now_;
+  pass_.acted = true;
+  pass_.moved = true;
   const int* neighbors = routing_.neighbors(node);  // (found once for the flits sent)
   int sent = 0;  // flits sent (flit by flit: send() leaves the router's counts of flits to this)
   for (unsigned m = granted; m != 0; m &= m - 1) {
@@ -1058,7 +1186,7 @@ inline void PacketNetwork::switch_stage(int node) {
     }
   }
   r.buffered -= sent;
-  buffered_total_ -= sent;
+  pass_.buffered -= sent;
 }
 
 template <bool kHeld>
@@ -1076,9 +1204,9 @@ inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int
   --in.count;
   // The freed slot's credit goes back upstream over the wire the flit came by.
   if (in_port == kTerminalPort)
-    push(*sends_.source_credit, EventKind::SourceCredit, node, 0, in_vc);
+    push(*pass_.source_credit, EventKind::SourceCredit, node, 0, in_vc);
   else
-    push(*sends_.credit, EventKind::Credit, neighbors[in_port ^ 1], in_port, in_local);
+    push(*pass_.credit, EventKind::Credit, neighbors[in_port ^ 1], in_port, in_local);
   const int out_vc = in.out_vc;
   const int out_local = out_port * vcs + out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
@@ -1117,11 +1245,11 @@ inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int
     }
   }
   if (out_port == kTerminalPort) {
-    push(*sends_.eject, EventKind::Eject, node, 0, 0, f);
+    push(*pass_.eject, EventKind::Eject, node, 0, 0, f);
     return;
   }
-  ++stats_.flit_hops;
-  push(*sends_.hop, EventKind::Flit, neighbors[out_port], out_port, out_local, f);
+  ++pass_.flit_hops;
+  push(*pass_.hop, EventKind::Flit, neighbors[out_port], out_port, out_local, f);
 }
 
 void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) {
@@ -1134,9 +1262,9 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
   --router(node).buffered;
-  buffered_total_ -= f.flits;
-  acted_ = true;
-  last_move_ = now_;
+  pass_.buffered -= f.flits;
+  pass_.acted = true;
+  pass_.moved = true;
   // Its flits cross in cycles now .. tail; each slot's credit goes back upstream as its flit leaves,
   // returned here together with the tail's (so a VC wider than the packet sees its room a few cycles late).
   const uint64_t tail = now_ + f.flits - 1;
@@ -1158,7 +1286,7 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
     schedule(tail + eject_delay_, EventKind::Eject, node, 0, 0, f);
     return;
   }
-  stats_.flit_hops += f.flits;
+  pass_.flit_hops += f.flits;
   schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_port * vcs + out_vc, f);
 }
 

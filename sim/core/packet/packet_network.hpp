@@ -26,7 +26,13 @@
 // PacketRoute::coins), up to a packet's flits late elsewhere. Deliveries of one
 // cycle may also come out in another order, so a program reacting to them (the interpreter) may not
 // keep the flit-by-flit run's cycles either.
-// Everything is deterministic: the same inputs and seed give the same cycles.
+// Everything is deterministic: the same inputs and seed give the same cycles, on any number of threads.
+//
+// Threads: a busy cycle's arrivals and routers may be split over several threads (ThreadCrew), each
+// taking the routers of a range of nodes, as one router's arrivals and visit change only its own state.
+// Routers are visited in ascending node order, whatever order they were woken in; what a thread's
+// routers send (events, counts) is kept apart and added after the ranges before it, so the wheel holds
+// the same events in the same order as when one thread does everything (a test compares them).
 //
 // Zero load (an idle router, `P` pipeline cycles, wires of `W` cycles, terminals of `T`): a head flit
 // made at cycle c leaves its node at c + 1, reaches its first router at c + 1 + T, each router
@@ -44,6 +50,7 @@
 #include "sim/core/packet/packet_routing.hpp"
 #include "sim/core/packet/vc_recorder.hpp"
 #include "sim/core/support/slot_pool.hpp"
+#include "sim/core/support/thread_crew.hpp"
 
 namespace t3sim::core {
 
@@ -57,7 +64,8 @@ class PacketNetwork {
   // index_waiting_vcs false: VC allocation looks at every waiting VC's record each time (what a router
   // of more than 64 VCs always does) instead of an index of what they wait for; the two give the same
   // cycles (a test compares them).
-  explicit PacketNetwork(const PacketConfig& config, uint64_t seed = 1, bool index_waiting_vcs = true);
+  // threads: how many share a busy cycle's arrivals and routers (the caller's included; see above).
+  explicit PacketNetwork(const PacketConfig& config, uint64_t seed = 1, bool index_waiting_vcs = true, int threads = 1);
 
   // A rate limit shared by the messages given it: at most `bytes_per_cycle` of payload injected per
   // cycle (a PE's issue rate); returns its id for add_message.
@@ -72,7 +80,17 @@ class PacketNetwork {
   // The next cycle with work (now() when flits are in flight or waiting to inject), or UINT64_MAX.
   uint64_t next_busy_cycle() const;
   // Runs cycle now() and moves to the next; throws ModelError when the network has deadlocked.
-  void step();
+  void step() {
+    begin_step();
+    end_step();
+  }
+  // step() in two halves, so that a caller can react to a cycle's deliveries while other threads step
+  // its routers: begin_step() moves the cycle's arrivals in and injects (delivered() is then this
+  // cycle's); end_step() visits the routers and moves to the next cycle. Between the two only
+  // add_message() and add_pacer() may be called; a message added then is as one added after end_step()
+  // (it may enter from the next cycle on).
+  void begin_step();
+  void end_step();
   // Moves the clock to `cycle` (>= now()) without work: only when next_busy_cycle() >= cycle.
   void skip_to(uint64_t cycle);
   // The messages delivered by the last step(), in the order their last flits arrived.
@@ -325,6 +343,59 @@ class PacketNetwork {
   // each stage looks at, so a stage visits only those (a congested router holds mostly VCs that wait).
   std::vector<uint64_t> idle_, routed_;
   int vc_words_ = 1;  // words of idle_ and routed_ a router: vcs_per_router_ / 64, rounded up
+  // What arrivals and router visits leave besides the routers' own state, kept per thread (a static
+  // thread_local: a thread's is one fixed offset away, as a member would be).
+  struct Pass {
+    bool acted;  // the router being visited moved a flit, granted a VC or routed a head
+    bool moved;  // some router moved a flit (last_move_)
+    unsigned asking_later_ports;
+    // Per port of the router being visited, the VCs granted an output VC this cycle that have a credit
+    // for it: they ask for the switch from the next cycle (a stage a cycle), so the visit adds them to
+    // Router::asking only after the router's switch allocation.
+    uint64_t asking_later[kRouterPorts];
+    std::vector<Event>*credit, *source_credit, *hop, *eject;  // where send() puts a flit's events
+    int64_t buffered;    // flits that arrived in routers' buffers less those that left them
+    int64_t woken;       // routers woken less those put to sleep
+    uint64_t flit_hops;  // flits sent over a torus link
+  };
+  static thread_local Pass pass_;
+  // A thread's share of a cycle: Pass's counts, and (a crew's worker) the events its routers sent.
+  struct Share {
+    std::vector<Event> sent[4];  // by send_slot_of_
+    int64_t buffered = 0, woken = 0;
+    uint64_t flit_hops = 0;
+    bool moved = false;
+  };
+  // Pass's counts zeroed and its send() targets: the wheel's slots (to_wheel) or the share's own.
+  void start_pass(Share* share);
+  void end_pass(Share& share) const;
+  // The Flit and Credit events of the cycle for nodes [begin, end); with all_rare, every other event too.
+  void arrive_due(int begin, int end, bool all_rare);
+  // Visits the awake routers of nodes [begin, end), in ascending order.
+  void visit_routers(int begin, int end);
+  [[gnu::always_inline]] inline bool visit_router(int node);  // its stages; whether it stays awake
+  static void run_share(void* network, int thread);           // ThreadCrew's job
+  // A cycle is split over the crew only with at least this many routers awake or events due.
+  static constexpr int64_t kThreadedWork = 64;
+  std::vector<uint8_t> awake_;  // per node: its router may act this cycle (visited)
+  int64_t awake_count_ = 0;
+  std::unique_ptr<ThreadCrew> crew_;
+  // Thread k takes nodes [split_[k], split_[k + 1]). The caller's thread (0) also injects and runs the
+  // interpreter, so its share follows the time: a few nodes more each cycle it did not wait for the
+  // others, a few fewer each cycle it did (the results do not depend on the split).
+  std::vector<int> split_;
+  static constexpr int kSplitStep = 8;  // nodes: how far the split moves a cycle
+  void set_split(int caller_end);
+  std::vector<Share> shares_;    // by thread
+  bool threaded_cycle_ = false;  // this cycle is split over the crew
+  bool in_step_ = false;         // between begin_step() and end_step()
+  // The distinct delays of a sent flit's events (send_delays_[j], j < send_slot_count_) and each event's
+  // index among them (credit, source credit, hop, eject): a share keeps one delay's events together, as
+  // the wheel's slot does.
+  uint64_t send_delays_[4] = {};
+  int send_slot_count_ = 0;
+  int send_slot_of_[4] = {};
+  bool held_ = false, by_age_ = false, escape_wormhole_ = false;  // the stages' compiled variants
   // A router's own state that its stages and arrivals read at nearly every visit, together (one
   // address for all, in three cache lines, instead of one vector each).
   struct alignas(64) Router {
@@ -335,7 +406,6 @@ class PacketNetwork {
     // VC allocation found every routed VC's output VCs held, and since then no VC has been routed and
     // none freed, so it would find the same (congestion holds many routers so for long).
     bool vc_blocked = false;
-    bool listed = false;  // in active_routers_
     // While VC-blocked: at most the fewest credits a waiting packet needs of a free output VC
     // (cut-through, or an adaptive choice; the index keeps a lower bound); a free VC reaching it
     // unblocks the router. INT_MAX: none needs any.
@@ -377,17 +447,10 @@ class PacketNetwork {
   std::vector<uint64_t> waiters_;
   bool fine_waits_ = true;
   bool indexed_ = true;
-  bool acted_ = false;  // the router being stepped moved a flit, granted a VC or routed a head
   // Switch allocation reads these, not the input VCs' records: per input VC, the output port of an
-  // active one (set when granted). Per port of the router being stepped, the VCs granted an output VC
-  // this cycle that have a credit for it: they ask for the switch from the next cycle (a stage a cycle), so
-  // step() adds them to Router::asking only after the router's switch allocation (asking_later_ports_: the
-  // ports with some).
+  // active one (set when granted).
   std::vector<uint8_t> active_out_;
   std::vector<uint8_t> local_port_;  // by router-local input VC: its port (a table: no division)
-  uint64_t asking_later_[kRouterPorts] = {};
-  unsigned asking_later_ports_ = 0;
-  std::vector<int> active_routers_;
   std::vector<Source> sources_;
   std::vector<int> active_sources_;
   // Per node: the first cycle its inject() may do anything (kNever: not until a credit or a message
@@ -403,10 +466,6 @@ class PacketNetwork {
   // or the terminal channel to the node), its arrival at the next router (the rest of the pipeline and
   // the wire) or at its node (the pipeline and the terminal channel).
   uint64_t credit_delay_ = 0, source_credit_delay_ = 0, hop_delay_ = 0, eject_delay_ = 0;
-  // The wheel's slots of those delays from the cycle being stepped (set by step()).
-  struct {
-    std::vector<Event>*credit, *source_credit, *hop, *eject;
-  } sends_ = {};
   uint64_t pending_events_ = 0;  // events on the wheel (counted at the end of step())
   std::vector<int> delivered_;
   std::vector<std::vector<uint64_t>> ejected_;  // per node, per period

@@ -7,8 +7,8 @@
 
 namespace t3sim::core {
 
-PacketTransport::PacketTransport(const CostModel& cost, uint64_t seed)
-    : cost_(cost), network_(packet_config(cost.machine()), seed) {
+PacketTransport::PacketTransport(const CostModel& cost, uint64_t seed, int threads)
+    : cost_(cost), network_(packet_config(cost.machine()), seed, true, threads) {
   // A PE's E-register rate paces its gets here too; the memory port is not modelled in packets
   // (docs/limitations.md).
   for (size_t k = 0; k < caps_.size(); ++k) {
@@ -83,12 +83,29 @@ void PacketTransport::run() {
     network_.skip_to(busy);
     time_ = static_cast<double>(busy) * cycle;
     skipped_to_now = false;
-    network_.step();
+    // The cycle's deliveries are known once its arrivals are in: the interpreter reacts to them while
+    // the network's other threads step its routers (its new messages enter from the next cycle on, as
+    // they would after the whole step).
+    network_.begin_step();
     // The callbacks first: a callback may start a flow, and the new message may reuse the id of one
     // delivered in this same cycle whose callback has not run yet.
     due_.clear();
     for (int message : network_.delivered()) due_.push_back(on_delivered_[static_cast<size_t>(message)]);
-    for (const Task& then : due_) then();
+    try {
+      for (const Task& then : due_) then();
+      // Then the events up to the next cycle's instant, which come before it whatever the routers do
+      // (the network's next busy cycle is at least the next one): the loop above would run them next,
+      // each with the network's clock at the next cycle, as add_message() has it until end_step().
+      const double next_cycle = static_cast<double>(busy + 1) * cycle;
+      while (!calendar_.empty() && calendar_.next_time() <= next_cycle) {
+        time_ = calendar_.next_time();
+        calendar_.pop()();
+      }
+    } catch (...) {
+      network_.end_step();  // (the other threads leave the routers before the error goes on)
+      throw;
+    }
+    network_.end_step();
   }
   network_.finish();
 }

@@ -39,7 +39,8 @@ class PacketTransport : public Transport {
   // Warm-up sample periods before measuring (BookSim's default of 3).
   static constexpr size_t kWarmupPeriods = 3;
 
-  explicit PacketTransport(const CostModel& cost, uint64_t seed = 1);
+  // threads: the network's router step's (packet_network.hpp: the same cycles for any number).
+  explicit PacketTransport(const CostModel& cost, uint64_t seed = 1, int threads = 1);
   double now() const override { return time_; }
   void after(double delay, Callback then) override;
   void after(double delay, Task then) override;

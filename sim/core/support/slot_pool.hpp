@@ -2,6 +2,7 @@
 // an id instead of the record (an id and `this` fit in std::function's own storage, a record does not,
 // so each would cost a heap allocation). A slot's reference is valid only until the next take().
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -21,6 +22,12 @@ class SlotPool {
     return id;
   }
   void release(int id) { free_.push_back(id); }
+  // Makes room for `n` more take()s without moving the records: until they are taken, a reference to
+  // a slot stays valid (what lets another thread read records while this one takes new ones).
+  void reserve_takes(std::size_t n) {
+    const std::size_t need = slots_.size() + (n > free_.size() ? n - free_.size() : 0);
+    if (slots_.capacity() < need) slots_.reserve(std::max(need, 2 * slots_.capacity()));
+  }
   T& operator[](int id) { return slots_[static_cast<std::size_t>(id)]; }
   const T& operator[](int id) const { return slots_[static_cast<std::size_t>(id)]; }
   std::size_t size() const { return slots_.size(); }  // slots ever made (taken or free)
