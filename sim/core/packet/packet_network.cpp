@@ -78,6 +78,7 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   size_t slots = 1;
   while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
   wheel_.resize(slots);
+  node_wheel_.resize(slots);
   wheel_mask_ = slots - 1;
   // (The last served before the first grant: the round starts at 0.)
   va_grant_.assign(inputs_.size(), static_cast<uint16_t>(vcs_per_router_ - 1));
@@ -91,10 +92,15 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   by_age_ = config.arbitration == Arbitration::Age;
   escape_wormhole_ = config.switching != Switching::CutThrough && !config.adaptive;
   const uint64_t delays[4] = {credit_delay_, source_credit_delay_, hop_delay_, eject_delay_};
+  const bool to_nodes[4] = {false, true, false, true};
   for (int kind = 0; kind < 4; ++kind) {
     int j = 0;
-    while (j < send_slot_count_ && send_delays_[j] != delays[kind]) ++j;
-    if (j == send_slot_count_) send_delays_[send_slot_count_++] = delays[kind];
+    while (j < send_slot_count_ && (send_delays_[j] != delays[kind] || send_to_nodes_[j] != to_nodes[kind])) ++j;
+    if (j == send_slot_count_) {
+      send_delays_[j] = delays[kind];
+      send_to_nodes_[j] = to_nodes[kind];
+      ++send_slot_count_;
+    }
     send_slot_of_[kind] = j;
   }
   // Whole-packet events schedule at a packet's own cycles, not at the four delays: one thread. A
@@ -167,7 +173,8 @@ void PacketNetwork::skip_to(uint64_t cycle) {
 }
 
 void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit) {
-  push(wheel_[cycle & wheel_mask_], kind, node, port, local, flit);
+  const bool to_node = kind == EventKind::Eject || kind == EventKind::SourceCredit;
+  push((to_node ? node_wheel_ : wheel_)[cycle & wheel_mask_], kind, node, port, local, flit);
 }
 
 inline void PacketNetwork::push(std::vector<Event>& slot, EventKind kind, int node, int port, int local, Flit flit) {
@@ -252,9 +259,9 @@ void PacketNetwork::begin_step() {
   const std::vector<Event>& due = wheel_[now_ & wheel_mask_];
   threaded_cycle_ = crew_ && recorder_ == nullptr &&
                     (awake_count_ >= kThreadedWork || static_cast<int64_t>(due.size()) >= 4 * kThreadedWork);
-  // Threaded, the crew's workers take their nodes' arrivals and routers now, while this thread takes its
-  // own nodes' arrivals and every rarer event (deliveries, source credits), then injects, then (the
-  // caller) reacts to the deliveries; end_step() visits its routers.
+  // Threaded, the crew's workers take their routers' arrivals and visits now, while this thread takes
+  // its own routers' arrivals and the nodes' events (deliveries, source credits), then injects, then
+  // (the caller) reacts to the deliveries; end_step() visits its routers.
   if (threaded_cycle_) {
     // The workers' routers read packet records while this thread injects: a source makes at most one
     // packet a cycle, so room for one each keeps the records where they are.
@@ -262,7 +269,10 @@ void PacketNetwork::begin_step() {
     crew_->post(&PacketNetwork::run_share, this);
   }
   start_pass(threaded_cycle_ ? &shares_[0] : nullptr);
-  arrive_due(0, threaded_cycle_ ? split_[1] : config_.nodes(), true);
+  const int mine = threaded_cycle_ ? split_[1] : config_.nodes();
+  if (mine > 0) arrive_due(0, mine);
+  // (A router's events and a node's touch different records: which come first does not matter.)
+  for (const Event& e : node_wheel_[now_ & wheel_mask_]) arrive(e);
 
   for (size_t i = 0; i < active_sources_.size();) {
     const int node = active_sources_[i];
@@ -296,7 +306,7 @@ void PacketNetwork::end_step() {
       Share& share = shares_[k];
       if (k > 0)  // after the ranges before it, as one thread would have put them
         for (int j = 0; j < send_slot_count_; ++j) {
-          std::vector<Event>& slot = wheel_[(now_ + send_delays_[j]) & wheel_mask_];
+          std::vector<Event>& slot = send_slot(j);
           slot.insert(slot.end(), share.sent[j].begin(), share.sent[j].end());
           share.sent[j].clear();
         }
@@ -315,9 +325,11 @@ void PacketNetwork::end_step() {
     if (share.moved) last_move_ = now_;
   }
   wheel_[now_ & wheel_mask_].clear();
+  node_wheel_[now_ & wheel_mask_].clear();
   // Events are scheduled only here (sources and routers), so they are counted once, not one by one.
   pending_events_ = 0;
   for (const std::vector<Event>& slot : wheel_) pending_events_ += slot.size();
+  for (const std::vector<Event>& slot : node_wheel_) pending_events_ += slot.size();
   if (buffered_total_ > 0 && now_ - last_move_ > kStallCycles) deadlock();
   ++now_;
 }
@@ -339,9 +351,9 @@ void PacketNetwork::run_share(void* network, int thread) {
   PacketNetwork& net = *static_cast<PacketNetwork*>(network);
   const size_t k = static_cast<size_t>(thread);
   const int begin = net.split_[k], end = net.split_[k + 1];
-  if (thread > 0) {  // (this thread's arrivals were taken in begin_step(), with its own pass)
+  if (thread > 0) {  // (the caller's arrivals were taken in begin_step(), with its own pass)
     net.start_pass(&net.shares_[k]);
-    net.arrive_due(begin, end, false);
+    net.arrive_due(begin, end);
   }
   net.visit_routers(begin, end);
   net.end_pass(net.shares_[k]);
@@ -351,7 +363,7 @@ void PacketNetwork::start_pass(Share* share) {
   // The caller's thread (share 0, or no crew) sends straight to the wheel: its events come first.
   if (share == nullptr || share == &shares_[0]) {
     std::vector<Event>* slots[4];
-    for (int j = 0; j < send_slot_count_; ++j) slots[j] = &wheel_[(now_ + send_delays_[j]) & wheel_mask_];
+    for (int j = 0; j < send_slot_count_; ++j) slots[j] = &send_slot(j);
     pass_.credit = slots[send_slot_of_[0]];
     pass_.source_credit = slots[send_slot_of_[1]];
     pass_.hop = slots[send_slot_of_[2]];
@@ -375,18 +387,18 @@ void PacketNetwork::end_pass(Share& share) const {
   share.moved = pass_.moved;
 }
 
-void PacketNetwork::arrive_due(int begin, int end, bool all_rare) {
+void PacketNetwork::arrive_due(int begin, int end) {
   const std::vector<Event>& due = wheel_[now_ & wheel_mask_];
   const bool all = begin == 0 && end == config_.nodes();
   for (const Event& e : due) {  // (arrive() never schedules into this slot)
+    if (!all && (e.node < begin || e.node >= end)) continue;
     // Flits and credits, nearly every event, are handled here, not through arrive()'s switch.
-    if (e.kind == EventKind::Flit) {
-      if (all || (e.node >= begin && e.node < end)) arrive_flit(e);
-    } else if (e.kind == EventKind::Credit) {
-      if (all || (e.node >= begin && e.node < end)) arrive_credit(e);
-    } else if (all_rare) {
-      arrive(e);
-    }
+    if (e.kind == EventKind::Flit)
+      arrive_flit(e);
+    else if (e.kind == EventKind::Credit)
+      arrive_credit(e);
+    else
+      arrive(e);  // (a Release: whole-packet events, one thread)
   }
 }
 

@@ -369,8 +369,8 @@ class PacketNetwork {
   // Pass's counts zeroed and its send() targets: the wheel's slots (to_wheel) or the share's own.
   void start_pass(Share* share);
   void end_pass(Share& share) const;
-  // The Flit and Credit events of the cycle for nodes [begin, end); with all_rare, every other event too.
-  void arrive_due(int begin, int end, bool all_rare);
+  // The cycle's router events (wheel_) for the routers of nodes [begin, end).
+  void arrive_due(int begin, int end);
   // Visits the awake routers of nodes [begin, end), in ascending order.
   void visit_routers(int begin, int end);
   [[gnu::always_inline]] inline bool visit_router(int node);  // its stages; whether it stays awake
@@ -393,6 +393,10 @@ class PacketNetwork {
   // index among them (credit, source credit, hop, eject): a share keeps one delay's events together, as
   // the wheel's slot does.
   uint64_t send_delays_[4] = {};
+  bool send_to_nodes_[4] = {};  // on node_wheel_ (deliveries, source credits), else wheel_
+  std::vector<Event>& send_slot(int j) {
+    return (send_to_nodes_[j] ? node_wheel_ : wheel_)[(now_ + send_delays_[j]) & wheel_mask_];
+  }
   int send_slot_count_ = 0;
   int send_slot_of_[4] = {};
   bool held_ = false, by_age_ = false, escape_wormhole_ = false;  // the stages' compiled variants
@@ -460,7 +464,11 @@ class PacketNetwork {
   SlotPool<Packet> packets_;
   SlotPool<Message> messages_;
   std::vector<Pacer> pacers_;
-  std::vector<std::vector<Event>> wheel_;  // a power of two of slots, so a cycle's slot is a mask
+  // Events by cycle: a power of two of slots, so a cycle's slot is a mask. wheel_ holds the routers'
+  // (flits, credits, releases), node_wheel_ the nodes' (deliveries, source credits): the caller's thread
+  // takes the nodes' without reading the routers'.
+  std::vector<std::vector<Event>> wheel_;
+  std::vector<std::vector<Event>> node_wheel_;
   uint64_t wheel_mask_ = 0;
   // From a flit's crossing of the switch (send), in cycles: its credit's return upstream (over the wire,
   // or the terminal channel to the node), its arrival at the next router (the rest of the pipeline and
