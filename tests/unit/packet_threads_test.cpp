@@ -26,6 +26,7 @@ struct Trace {
   std::vector<std::pair<uint64_t, int>> deliveries;  // (cycle, message) in the order delivered
   PacketNetwork::Stats stats;
   uint64_t cycles = 0;
+  uint64_t threaded_cycles = 0;  // (not compared: that the run was split at all)
 };
 
 // Random traffic of `messages` messages a node, each answered by one back to its source (the reply
@@ -64,6 +65,7 @@ Trace run(const PacketConfig& c, int threads, int messages, bool answer_inside) 
   }
   t.stats = net.stats();
   t.cycles = net.now();
+  t.threaded_cycles = net.threaded_cycles();
   return t;
 }
 
@@ -110,8 +112,12 @@ TEST(PacketThreads, EveryMessageArrivesAtTheSameCycleOnAnyNumberOfThreads) {
     SCOPED_TRACE(c.name);
     const Trace one = run(c.config, 1, c.messages, true);
     EXPECT_GT(one.deliveries.size(), 0u);
-    expect_same(one, run(c.config, 2, c.messages, true));
-    expect_same(one, run(c.config, 3, c.messages, true));
+    EXPECT_EQ(one.threaded_cycles, 0u);
+    for (int threads : {2, 3}) {
+      const Trace many = run(c.config, threads, c.messages, true);
+      expect_same(one, many);
+      EXPECT_GT(many.threaded_cycles, one.cycles / 4) << threads << " threads: the run was hardly split";
+    }
   }
 }
 
@@ -120,7 +126,9 @@ TEST(PacketThreads, AMessageAddedInsideAStepEntersAsOneAddedAfterIt) {
   const PacketConfig c = t3e_like({4, 8, 8});
   const Trace after = run(c, 1, 3, false);
   expect_same(after, run(c, 1, 3, true));
-  expect_same(after, run(c, 2, 3, true));
+  const Trace threaded = run(c, 2, 3, true);
+  expect_same(after, threaded);
+  EXPECT_GT(threaded.threaded_cycles, 0u);
 }
 
 TEST(ThreadCrew, EveryThreadTakesEachJobOnce) {

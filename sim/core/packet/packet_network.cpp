@@ -266,6 +266,7 @@ void PacketNetwork::begin_step() {
     // The workers' routers read packet records while this thread injects: a source makes at most one
     // packet a cycle, so room for one each keeps the records where they are.
     packets_.reserve_takes(active_sources_.size());
+    ++threaded_cycles_;
     crew_->post(&PacketNetwork::run_share, this);
   }
   start_pass(threaded_cycle_ ? &shares_[0] : nullptr);
@@ -300,8 +301,12 @@ void PacketNetwork::end_step() {
   in_step_ = false;
   if (threaded_cycle_) {
     // (join runs run_share for this thread: its routers.) Then the next split, by who waited.
-    const bool waited = crew_->join();
-    set_split(split_[1] + (waited ? kSplitStep : -kSplitStep));
+    // (Moved only once one side has waited often: each move hands routers' state to another core.)
+    split_votes_ += crew_->join() ? 1 : -1;
+    if (split_votes_ >= kSplitVotes || split_votes_ <= -kSplitVotes) {
+      set_split(split_[1] + (split_votes_ > 0 ? kSplitStep : -kSplitStep));
+      split_votes_ = 0;
+    }
     for (size_t k = 0; k < shares_.size(); ++k) {
       Share& share = shares_[k];
       if (k > 0)  // after the ranges before it, as one thread would have put them

@@ -111,6 +111,8 @@ class PacketNetwork {
     double latency_cycles_sum = 0;  // over delivered packets: from the message's arrival to the last flit ejected
   };
   const Stats& stats() const { return stats_; }
+  // Cycles split over more than one thread (the constructor's `threads`; none below kThreadedWork).
+  uint64_t threaded_cycles() const { return threaded_cycles_; }
   // Flits ejected at each node in sample period p (0 for a period not reached).
   uint64_t ejected(int node, size_t period) const;
   // Whether node had nothing to inject at some cycle of period p (a run's measured window must be
@@ -375,8 +377,10 @@ class PacketNetwork {
   void visit_routers(int begin, int end);
   [[gnu::always_inline]] inline bool visit_router(int node);  // its stages; whether it stays awake
   static void run_share(void* network, int thread);           // ThreadCrew's job
-  // A cycle is split over the crew only with at least this many routers awake or events due.
-  static constexpr int64_t kThreadedWork = 64;
+  // A cycle is split over the crew only with at least this many routers awake (or four times as many
+  // events due): below, the handing over costs more than the second core gives (measured: 128 PEs'
+  // all-to-all on mcurie, about 130 routers busy, ran 30% slower on two threads with 64).
+  static constexpr int64_t kThreadedWork = 256;
   std::vector<uint8_t> awake_;  // per node: its router may act this cycle (visited)
   int64_t awake_count_ = 0;
   std::unique_ptr<ThreadCrew> crew_;
@@ -384,7 +388,10 @@ class PacketNetwork {
   // interpreter, so its share follows the time: a few nodes more each cycle it did not wait for the
   // others, a few fewer each cycle it did (the results do not depend on the split).
   std::vector<int> split_;
-  static constexpr int kSplitStep = 8;  // nodes: how far the split moves a cycle
+  static constexpr int kSplitStep = 8;   // nodes: how far the split moves at a time
+  static constexpr int kSplitVotes = 8;  // by this many more cycles of one side waiting than the other
+  int split_votes_ = 0;
+  uint64_t threaded_cycles_ = 0;
   void set_split(int caller_end);
   std::vector<Share> shares_;    // by thread
   bool threaded_cycle_ = false;  // this cycle is split over the crew
