@@ -10,11 +10,12 @@
 namespace t3sim::core {
 
 namespace {
-// Spins before a worker sleeps: about 1-3 ms of pause instructions, longer than the gap between two
-// busy cycles (the caller's own share, injection and interpreter) on the machines measured; a wake from
-// sleep costs tens of microseconds on a VM.
+// Looks at the job counter before a worker sleeps: the first kSpinsBeforeYield with pause instructions,
+// then each after a yield; some tens of milliseconds in all, longer than the gap between two busy
+// cycles (the caller's own share, injection and interpreter), while a wake from sleep costs tens of
+// microseconds on a VM.
 constexpr int kSpinsBeforeSleep = 50000;
-// Spins before the caller, waiting for workers to leave a job, yields its core.
+// Spins before a thread waiting for another yields its core at each further look.
 constexpr int kSpinsBeforeYield = 2000;
 }  // namespace
 
@@ -65,7 +66,12 @@ void ThreadCrew::work(int thread) {
     while (posted_.load(std::memory_order_acquire) == seen) {
       if (stopping_.load(std::memory_order_acquire)) return;
       if (++spins < kSpinsBeforeSleep) {
-        T3SIM_CPU_RELAX();
+        // (Past the first spins, yield: on a machine with more threads than cores, as under `ctest -j`,
+        // the caller may be waiting for this core.)
+        if (spins < kSpinsBeforeYield)
+          T3SIM_CPU_RELAX();
+        else
+          std::this_thread::yield();
         continue;
       }
       std::unique_lock<std::mutex> lock(sleep_mutex_);
