@@ -368,7 +368,8 @@ class PacketNetwork {
     uint64_t flit_hops = 0;
     bool moved = false;
   };
-  // Pass's counts zeroed and its send() targets: the wheel's slots (to_wheel) or the share's own.
+  // Pass's counts zeroed and its send() targets: the wheels' slots (no share, or the caller's) or the
+  // share's own.
   void start_pass(Share* share);
   void end_pass(Share& share) const;
   // The cycle's router events (wheel_) for the routers of nodes [begin, end).
@@ -385,8 +386,9 @@ class PacketNetwork {
   int64_t awake_count_ = 0;
   std::unique_ptr<ThreadCrew> crew_;
   // Thread k takes nodes [split_[k], split_[k + 1]). The caller's thread (0) also injects and runs the
-  // interpreter, so its share follows the time: a few nodes more each cycle it did not wait for the
-  // others, a few fewer each cycle it did (the results do not depend on the split).
+  // interpreter, so its share follows the time: a few nodes more once it has had to wait for the others
+  // in kSplitVotes more cycles than not, a few fewer in the other case (the results do not depend on
+  // the split).
   std::vector<int> split_;
   static constexpr int kSplitStep = 8;   // nodes: how far the split moves at a time
   static constexpr int kSplitVotes = 8;  // by this many more cycles of one side waiting than the other
