@@ -177,25 +177,6 @@ void expect_everything_delivered(const PacketConfig& c, const std::vector<std::p
   EXPECT_EQ(net.next_busy_cycle(), UINT64_MAX);
 }
 
-// The T3E's network as Dally and Towles describe it: direction order, the per-hop dateline, request and
-// reply networks, and (adaptive) a fifth VC entered only when it can take the whole packet.
-PacketConfig t3e_like(Coord dims, HopOrder order, bool adaptive) {
-  PacketConfig c = booksim_like(dims, 10);
-  c.header_flits = 2;
-  c.flit_bytes = 8;
-  c.order = order;
-  c.adaptive = adaptive;
-  c.dateline = Dateline::Cray;
-  c.virtual_networks = 2;
-  c.vcs = adaptive ? 5 : 4;
-  c.vc_buffer_flits = 10;
-  c.switching = Switching::CutThrough;
-  c.pipeline_cycles = 3;
-  c.wire_cycles = 1;
-  c.tie_rule = TieRule::Balanced;
-  return c;
-}
-
 TEST(PacketNetwork, CrayRoutesKeepTheZeroLoadClosedForm) {
   for (HopOrder order : {HopOrder::Dimension, HopOrder::Direction})
     for (bool adaptive : {false, true}) {

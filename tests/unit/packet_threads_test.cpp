@@ -77,20 +77,10 @@ void expect_same(const Trace& a, const Trace& b) {
   EXPECT_EQ(a.stats.latency_cycles_sum, b.stats.latency_cycles_sum);
 }
 
+// The T3E-like network with the adaptive VC and mcurie's two packets of buffer.
 PacketConfig t3e_like(Coord dims) {
-  PacketConfig c = booksim_like(dims, 10);
-  c.header_flits = 2;
-  c.flit_bytes = 8;
-  c.order = HopOrder::Direction;
-  c.adaptive = true;
-  c.dateline = Dateline::Cray;
-  c.virtual_networks = 2;
-  c.vcs = 5;
+  PacketConfig c = t3e_like(dims, HopOrder::Direction, true);
   c.vc_buffer_flits = 20;
-  c.switching = Switching::CutThrough;
-  c.pipeline_cycles = 3;
-  c.wire_cycles = 1;
-  c.tie_rule = TieRule::Balanced;
   return c;
 }
 

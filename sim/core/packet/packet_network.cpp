@@ -315,19 +315,13 @@ void PacketNetwork::end_step() {
           slot.insert(slot.end(), share.sent[j].begin(), share.sent[j].end());
           share.sent[j].clear();
         }
-      buffered_total_ += share.buffered;
-      awake_count_ += share.woken;
-      stats_.flit_hops += share.flit_hops;
-      if (share.moved) last_move_ = now_;
+      add_counts(share);
     }
   } else {
     visit_routers(0, config_.nodes());
     Share share;
     end_pass(share);
-    buffered_total_ += share.buffered;
-    awake_count_ += share.woken;
-    stats_.flit_hops += share.flit_hops;
-    if (share.moved) last_move_ = now_;
+    add_counts(share);
   }
   wheel_[now_ & wheel_mask_].clear();
   node_wheel_[now_ & wheel_mask_].clear();
@@ -383,6 +377,13 @@ void PacketNetwork::start_pass(Share* share) {
   pass_.woken = 0;
   pass_.flit_hops = 0;
   pass_.moved = false;
+}
+
+void PacketNetwork::add_counts(const Share& share) {
+  buffered_total_ += share.buffered;
+  awake_count_ += share.woken;
+  stats_.flit_hops += share.flit_hops;
+  if (share.moved) last_move_ = now_;
 }
 
 void PacketNetwork::end_pass(Share& share) const {

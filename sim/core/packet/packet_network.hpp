@@ -372,6 +372,7 @@ class PacketNetwork {
   // share's own.
   void start_pass(Share* share);
   void end_pass(Share& share) const;
+  void add_counts(const Share& share);  // a share's counts into the network's
   // The cycle's router events (wheel_) for the routers of nodes [begin, end).
   void arrive_due(int begin, int end);
   // Visits the awake routers of nodes [begin, end), in ascending order.
