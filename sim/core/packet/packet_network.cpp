@@ -77,8 +77,8 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   eject_delay_ = cycles(config.pipeline_cycles - 2 + config.terminal_cycles);
   size_t slots = 1;
   while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
-  wheel_.resize(slots);
   node_wheel_.resize(slots);
+  slot_events_.assign(slots, 0);
   wheel_mask_ = slots - 1;
   // (The last served before the first grant: the round starts at 0.)
   va_grant_.assign(inputs_.size(), static_cast<uint16_t>(vcs_per_router_ - 1));
@@ -103,17 +103,24 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
     }
     send_slot_of_[kind] = j;
   }
+  // Blocks of 8 nodes, more on a machine of more than 1024 (a cycle's arrivals look at every block's
+  // bucket, so at most 128 of them).
+  while (((n - 1) >> block_shift_) + 1 > 128) ++block_shift_;
+  split_step_ = 1 << block_shift_;
+  block_stride_ = (((n - 1) >> block_shift_) + 1 + 7) / 8 * 8;
   // Whole-packet events schedule at a packet's own cycles, not at the four delays: one thread. A
   // thread takes at least 64 nodes.
   threads = std::min(threads, n / 64);
   if (threads > 1 && !config.whole_packet_events) {
     crew_ = std::make_unique<ThreadCrew>(threads);
     split_.resize(static_cast<size_t>(threads) + 1);
-    set_split(n / threads / kSplitStep * kSplitStep);
+    set_split(n / threads / split_step_ * split_step_);
   } else {
     split_ = {0, n};
   }
   shares_.resize(split_.size() - 1);
+  writers_ = static_cast<int>(shares_.size());
+  wheel_.resize(slots * static_cast<size_t>(writers_) * static_cast<size_t>(block_stride_));
 }
 
 int PacketNetwork::add_pacer(double bytes_per_cycle) {
@@ -173,8 +180,13 @@ void PacketNetwork::skip_to(uint64_t cycle) {
 }
 
 void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit) {
-  const bool to_node = kind == EventKind::Eject || kind == EventKind::SourceCredit;
-  push((to_node ? node_wheel_ : wheel_)[cycle & wheel_mask_], kind, node, port, local, flit);
+  // (The caller's thread only: injection, and whole-packet events, which run on one thread.)
+  if (kind == EventKind::Eject || kind == EventKind::SourceCredit) {
+    push(node_wheel_[cycle & wheel_mask_], kind, node, port, local, flit);
+    return;
+  }
+  push(router_row(cycle, 0)[node >> block_shift_], kind, node, port, local, flit);
+  ++slot_events_[cycle & wheel_mask_];
 }
 
 inline void PacketNetwork::push(std::vector<Event>& slot, EventKind kind, int node, int port, int local, Flit flit) {
@@ -256,9 +268,9 @@ void PacketNetwork::mark_dry(uint64_t from, uint64_t to) {
 
 void PacketNetwork::begin_step() {
   delivered_.clear();
-  const std::vector<Event>& due = wheel_[now_ & wheel_mask_];
-  threaded_cycle_ = crew_ && recorder_ == nullptr &&
-                    (awake_count_ >= kThreadedWork || static_cast<int64_t>(due.size()) >= 4 * kThreadedWork);
+  const uint64_t due = slot_events_[now_ & wheel_mask_];
+  threaded_cycle_ =
+      crew_ && recorder_ == nullptr && (awake_count_ >= kThreadedWork || due >= uint64_t{4} * kThreadedWork);
   // Threaded, the crew's workers take their routers' arrivals and visits now, while this thread takes
   // its own routers' arrivals and the nodes' events (deliveries, source credits), then injects, then
   // (the caller) reacts to the deliveries; end_step() visits its routers.
@@ -304,14 +316,15 @@ void PacketNetwork::end_step() {
     // (Moved only once one side has waited often: each move hands routers' state to another core.)
     split_votes_ += crew_->join() ? 1 : -1;
     if (split_votes_ >= kSplitVotes || split_votes_ <= -kSplitVotes) {
-      set_split(split_[1] + (split_votes_ > 0 ? kSplitStep : -kSplitStep));
+      set_split(split_[1] + (split_votes_ > 0 ? split_step_ : -split_step_));
       split_votes_ = 0;
     }
     for (size_t k = 0; k < shares_.size(); ++k) {
       Share& share = shares_[k];
-      if (k > 0)  // after the ranges before it, as one thread would have put them
+      if (k > 0)  // its node events after the ranges before it, as one thread would have put them
         for (int j = 0; j < send_slot_count_; ++j) {
-          std::vector<Event>& slot = send_slot(j);
+          if (!send_to_nodes_[j]) continue;
+          std::vector<Event>& slot = node_slot(j);
           slot.insert(slot.end(), share.sent[j].begin(), share.sent[j].end());
           share.sent[j].clear();
         }
@@ -323,11 +336,12 @@ void PacketNetwork::end_step() {
     end_pass(share);
     add_counts(share);
   }
-  wheel_[now_ & wheel_mask_].clear();
+  // (The router wheel's slot was emptied as its events arrived.)
+  assert(slot_events_[now_ & wheel_mask_] == 0);
   node_wheel_[now_ & wheel_mask_].clear();
   // Events are scheduled only here (sources and routers), so they are counted once, not one by one.
   pending_events_ = 0;
-  for (const std::vector<Event>& slot : wheel_) pending_events_ += slot.size();
+  for (const uint64_t events : slot_events_) pending_events_ += events;
   for (const std::vector<Event>& slot : node_wheel_) pending_events_ += slot.size();
   if (buffered_total_ > 0 && now_ - last_move_ > kStallCycles) deadlock();
   ++now_;
@@ -337,12 +351,14 @@ void PacketNetwork::set_split(int caller_end) {
   const int n = config_.nodes();
   const int threads = static_cast<int>(split_.size()) - 1;
   // (The caller's share may fall to none: it injects and runs the interpreter. Each worker keeps some.)
-  const int least = std::min(64, n / threads / kSplitStep * kSplitStep);
-  caller_end = std::clamp(caller_end, 0, n - least * (threads - 1));
+  // (Every bound but the last on a block's: a block's bucket is read by one thread.)
+  const int least = std::max(split_step_, std::min(64, n / threads) / split_step_ * split_step_);
+  caller_end = std::clamp(caller_end, 0, (n - least * (threads - 1)) / split_step_ * split_step_);
   split_[0] = 0;
   split_[1] = caller_end;
   for (int k = 2; k < threads; ++k)  // the workers share the rest evenly
-    split_[static_cast<size_t>(k)] = caller_end + (n - caller_end) * (k - 1) / (threads - 1) / kSplitStep * kSplitStep;
+    split_[static_cast<size_t>(k)] =
+        caller_end + (n - caller_end) * (k - 1) / (threads - 1) / split_step_ * split_step_;
   split_[static_cast<size_t>(threads)] = n;
 }
 
@@ -359,23 +375,22 @@ void PacketNetwork::run_share(void* network, int thread) {
 }
 
 void PacketNetwork::start_pass(Share* share) {
-  // The caller's thread (share 0, or no crew) sends straight to the wheel: its events come first.
-  if (share == nullptr || share == &shares_[0]) {
-    std::vector<Event>* slots[4];
-    for (int j = 0; j < send_slot_count_; ++j) slots[j] = &send_slot(j);
-    pass_.credit = slots[send_slot_of_[0]];
-    pass_.source_credit = slots[send_slot_of_[1]];
-    pass_.hop = slots[send_slot_of_[2]];
-    pass_.eject = slots[send_slot_of_[3]];
+  const int writer = share == nullptr ? 0 : static_cast<int>(share - shares_.data());
+  pass_.credit = router_row(now_ + credit_delay_, writer);
+  pass_.hop = router_row(now_ + hop_delay_, writer);
+  // The caller's thread (share 0, or no crew) sends node events straight to the node wheel: its come first.
+  if (writer == 0) {
+    pass_.source_credit = &node_slot(send_slot_of_[1]);
+    pass_.eject = &node_slot(send_slot_of_[3]);
   } else {
-    pass_.credit = &share->sent[send_slot_of_[0]];
     pass_.source_credit = &share->sent[send_slot_of_[1]];
-    pass_.hop = &share->sent[send_slot_of_[2]];
     pass_.eject = &share->sent[send_slot_of_[3]];
   }
   pass_.buffered = 0;
   pass_.woken = 0;
   pass_.flit_hops = 0;
+  pass_.credits_sent = 0;
+  pass_.arrived = 0;
   pass_.moved = false;
 }
 
@@ -384,28 +399,45 @@ void PacketNetwork::add_counts(const Share& share) {
   awake_count_ += share.woken;
   stats_.flit_hops += share.flit_hops;
   if (share.moved) last_move_ = now_;
+  slot_events_[(now_ + hop_delay_) & wheel_mask_] += share.flit_hops;  // (send()'s hop events)
+  slot_events_[(now_ + credit_delay_) & wheel_mask_] += share.credits_sent;
+  slot_events_[now_ & wheel_mask_] -= share.arrived;
 }
 
 void PacketNetwork::end_pass(Share& share) const {
   share.buffered = pass_.buffered;
   share.woken = pass_.woken;
   share.flit_hops = pass_.flit_hops;
+  share.credits_sent = pass_.credits_sent;
+  share.arrived = pass_.arrived;
   share.moved = pass_.moved;
 }
 
 void PacketNetwork::arrive_due(int begin, int end) {
-  const std::vector<Event>& due = wheel_[now_ & wheel_mask_];
-  const bool all = begin == 0 && end == config_.nodes();
-  for (const Event& e : due) {  // (arrive() never schedules into this slot)
-    if (!all && (e.node < begin || e.node >= end)) continue;
-    // Flits and credits, nearly every event, are handled here, not through arrive()'s switch.
-    if (e.kind == EventKind::Flit)
-      arrive_flit(e);
-    else if (e.kind == EventKind::Credit)
-      arrive_credit(e);
-    else
-      arrive(e);  // (a Release: whole-packet events, one thread)
+  const int n = config_.nodes();
+  assert(begin % split_step_ == 0 && (end == n || end % split_step_ == 0));
+  const int first = begin >> block_shift_;
+  const int last = end == n ? ((n - 1) >> block_shift_) + 1 : end >> block_shift_;
+  uint64_t taken = 0;
+  for (int writer = 0; writer < writers_; ++writer) {  // (arrive() never schedules into this slot)
+    std::vector<Event>* row = router_row(now_, writer);
+    for (int block = first; block < last; ++block) {
+      std::vector<Event>& bucket = row[block];
+      if (bucket.empty()) continue;
+      for (const Event& e : bucket) {
+        // Flits and credits, nearly every event, are handled here, not through arrive()'s switch.
+        if (e.kind == EventKind::Flit)
+          arrive_flit(e);
+        else if (e.kind == EventKind::Credit)
+          arrive_credit(e);
+        else
+          arrive(e);  // (a Release: whole-packet events, one thread)
+      }
+      taken += bucket.size();
+      bucket.clear();
+    }
   }
+  pass_.arrived += taken;
 }
 
 void PacketNetwork::visit_routers(int begin, int end) {
@@ -1221,10 +1253,13 @@ inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int
   in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
   // The freed slot's credit goes back upstream over the wire the flit came by.
-  if (in_port == kTerminalPort)
+  if (in_port == kTerminalPort) {
     push(*pass_.source_credit, EventKind::SourceCredit, node, 0, in_vc);
-  else
-    push(*pass_.credit, EventKind::Credit, neighbors[in_port ^ 1], in_port, in_local);
+  } else {
+    const int upstream = neighbors[in_port ^ 1];
+    push(pass_.credit[upstream >> block_shift_], EventKind::Credit, upstream, in_port, in_local);
+    ++pass_.credits_sent;
+  }
   const int out_vc = in.out_vc;
   const int out_local = out_port * vcs + out_vc;
   OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
@@ -1266,8 +1301,9 @@ inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int
     push(*pass_.eject, EventKind::Eject, node, 0, 0, f);
     return;
   }
-  ++pass_.flit_hops;
-  push(*pass_.hop, EventKind::Flit, neighbors[out_port], out_port, out_local, f);
+  ++pass_.flit_hops;  // (and a hop event: add_counts counts the wheel's events by it)
+  const int downstream = neighbors[out_port];
+  push(pass_.hop[downstream >> block_shift_], EventKind::Flit, downstream, out_port, out_local, f);
 }
 
 void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) {
@@ -1304,7 +1340,7 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
     schedule(tail + eject_delay_, EventKind::Eject, node, 0, 0, f);
     return;
   }
-  pass_.flit_hops += f.flits;
+  stats_.flit_hops += static_cast<uint64_t>(f.flits);  // (one thread; not pass_'s, which counts send()'s hop events)
   schedule(now_ + hop_delay_, EventKind::Flit, routing_.neighbor(node, out_port), out_port, out_port * vcs + out_vc, f);
 }
 

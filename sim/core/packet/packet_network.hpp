@@ -30,9 +30,11 @@
 //
 // Threads: a busy cycle's arrivals and routers may be split over several threads (ThreadCrew), each
 // taking the routers of a range of nodes, as one router's arrivals and visit change only its own state.
-// Routers are visited in ascending node order, whatever order they were woken in; what a thread's
-// routers send (events, counts) is kept apart and added after the ranges before it, so the wheel holds
-// the same events in the same order as when one thread does everything (a test compares them).
+// Routers are visited in ascending node order, whatever order they were woken in. Each thread sends
+// its routers' events into a row of the wheel of its own, by receiving block of nodes, and a router
+// reads its events from the rows in thread order, so it takes the same events in the same order as when
+// one thread does everything (a test compares the runs); the nodes' events a worker's routers send are
+// added after the caller's.
 //
 // Zero load (an idle router, `P` pipeline cycles, wires of `W` cycles, terminals of `T`): a head flit
 // made at cycle c leaves its node at c + 1, reaches its first router at c + 1 + T, each router
@@ -355,25 +357,33 @@ class PacketNetwork {
     // for it: they ask for the switch from the next cycle (a stage a cycle), so the visit adds them to
     // Router::asking only after the router's switch allocation.
     uint64_t asking_later[kRouterPorts];
-    std::vector<Event>*credit, *source_credit, *hop, *eject;  // where send() puts a flit's events
-    int64_t buffered;    // flits that arrived in routers' buffers less those that left them
-    int64_t woken;       // routers woken less those put to sleep
-    uint64_t flit_hops;  // flits sent over a torus link
+    // Where send() puts a flit's events: a credit and a hop into the router wheel's buckets (indexed
+    // by the receiving node's block), a source credit and a delivery into a node slot.
+    std::vector<Event>*credit, *source_credit, *hop, *eject;
+    int64_t buffered;       // flits that arrived in routers' buffers less those that left them
+    int64_t woken;          // routers woken less those put to sleep
+    uint64_t flit_hops;     // flits send() sent over a torus link (a hop event each)
+    uint64_t credits_sent;  // credit events sent upstream to routers
+    uint64_t arrived;       // router events taken from the wheel
   };
   static thread_local Pass pass_;
-  // A thread's share of a cycle: Pass's counts, and (a crew's worker) the events its routers sent.
-  struct Share {
-    std::vector<Event> sent[4];  // by send_slot_of_
+  // A thread's share of a cycle: Pass's counts, and (a crew's worker) the node events its routers sent
+  // (deliveries and source credits: the caller's thread takes them, in order, so they are added after
+  // the caller's). (Aligned: each thread writes its own, and two shares on one cache line would make
+  // the cores pass it back and forth.)
+  struct alignas(64) Share {
+    std::vector<Event> sent[4];  // by send_slot_of_ (node events only)
     int64_t buffered = 0, woken = 0;
-    uint64_t flit_hops = 0;
+    uint64_t flit_hops = 0, credits_sent = 0, arrived = 0;
     bool moved = false;
   };
-  // Pass's counts zeroed and its send() targets: the wheels' slots (no share, or the caller's) or the
-  // share's own.
+  // Pass's counts zeroed and its send() targets: the thread's own rows of the router wheel, and the node
+  // wheel's slots (no share, or the caller's) or the share's own.
   void start_pass(Share* share);
   void end_pass(Share& share) const;
   void add_counts(const Share& share);  // a share's counts into the network's
-  // The cycle's router events (wheel_) for the routers of nodes [begin, end).
+  // The cycle's router events (wheel_) for the routers of nodes [begin, end) (whole blocks, or to the
+  // last node), taken off the wheel.
   void arrive_due(int begin, int end);
   // Visits the awake routers of nodes [begin, end), in ascending order.
   void visit_routers(int begin, int end);
@@ -391,7 +401,7 @@ class PacketNetwork {
   // in kSplitVotes more cycles than not, a few fewer in the other case (the results do not depend on
   // the split).
   std::vector<int> split_;
-  static constexpr int kSplitStep = 8;   // nodes: how far the split moves at a time
+  int split_step_ = 8;                   // nodes: how far the split moves at a time (one block)
   static constexpr int kSplitVotes = 8;  // by this many more cycles of one side waiting than the other
   int split_votes_ = 0;
   uint64_t threaded_cycles_ = 0;
@@ -399,14 +409,13 @@ class PacketNetwork {
   std::vector<Share> shares_;    // by thread
   bool threaded_cycle_ = false;  // this cycle is split over the crew
   bool in_step_ = false;         // between begin_step() and end_step()
-  // The distinct delays of a sent flit's events (send_delays_[j], j < send_slot_count_) and each event's
-  // index among them (credit, source credit, hop, eject): a share keeps one delay's events together, as
-  // the wheel's slot does.
+  // The distinct delays of a sent flit's node events (send_delays_[j], j < send_slot_count_) and each
+  // event's index among them (credit, source credit, hop, eject; the credit and the hop go to the router
+  // wheel, at credit_delay_ and hop_delay_): a share keeps one delay's events together, as the node
+  // wheel's slot does.
   uint64_t send_delays_[4] = {};
   bool send_to_nodes_[4] = {};  // on node_wheel_ (deliveries, source credits), else wheel_
-  std::vector<Event>& send_slot(int j) {
-    return (send_to_nodes_[j] ? node_wheel_ : wheel_)[(now_ + send_delays_[j]) & wheel_mask_];
-  }
+  std::vector<Event>& node_slot(int j) { return node_wheel_[(now_ + send_delays_[j]) & wheel_mask_]; }
   int send_slot_count_ = 0;
   int send_slot_of_[4] = {};
   bool held_ = false, by_age_ = false, escape_wormhole_ = false;  // the stages' compiled variants
@@ -477,9 +486,25 @@ class PacketNetwork {
   // Events by cycle: a power of two of slots, so a cycle's slot is a mask. wheel_ holds the routers'
   // (flits, credits, releases), node_wheel_ the nodes' (deliveries, source credits): the caller's thread
   // takes the nodes' without reading the routers'.
-  std::vector<std::vector<Event>> wheel_;
+  // A router slot is a row of buckets per writer (the thread whose routers, or whose injection, sent the
+  // events: 0 the caller's), one bucket per block of split_step_ nodes receiving them. A thread then
+  // reads only its own nodes' buckets and writes only its own row, so the cores pass each other only
+  // the events that cross from one's nodes to the other's (one vector a slot, written by one thread and
+  // read by the other, had the 532-PE all-to-all on two threads no faster than on one). A router's
+  // events still arrive in the order one thread sends them: writer 0's routers come before writer 1's,
+  // and a router's events of one cycle do not depend on their order among other routers' (they touch
+  // its own state only).
+  std::vector<std::vector<Event>> wheel_;  // (slot x writers + writer) x block_stride_ + block
   std::vector<std::vector<Event>> node_wheel_;
+  std::vector<uint64_t> slot_events_;  // router events in each slot of wheel_
   uint64_t wheel_mask_ = 0;
+  int writers_ = 1;
+  int block_shift_ = 3;   // a node's block: node >> block_shift_
+  int block_stride_ = 8;  // buckets a row: the blocks, rounded up to 8 (a row's headers on cache lines of its own)
+  std::vector<Event>* router_row(uint64_t cycle, int writer) {
+    return &wheel_[((cycle & wheel_mask_) * static_cast<uint64_t>(writers_) + static_cast<uint64_t>(writer)) *
+                   static_cast<uint64_t>(block_stride_)];
+  }
   // From a flit's crossing of the switch (send), in cycles: its credit's return upstream (over the wire,
   // or the terminal channel to the node), its arrival at the next router (the rest of the pipeline and
   // the wire) or at its node (the pipeline and the terminal channel).
