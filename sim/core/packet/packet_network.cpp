@@ -496,7 +496,7 @@ inline void PacketNetwork::arrive_flit(const Event& e) {
   const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
   uint32_t slot = in.first + in.count;
   if (slot >= cap) slot -= cap;
-  buffers_[static_cast<size_t>(target) * cap + slot] = e.flit;
+  buffers_[static_cast<size_t>(target) * cap + slot] = stored(e.flit);
   if (++in.count == 1) {  // the VC now has work for a stage
     if (in.state == VcState::Idle) {
       ++r.unrouted;
@@ -656,6 +656,8 @@ inline void PacketNetwork::inject(int node) {
     Message& m = messages_[chosen];
     s.vc_turn = vc + 1 == vcs ? 0 : vc + 1;
     const int id = packets_.take();
+    // (A buffered flit keeps its packet in 30 bits: a billion packets in flight would take 30 GB.)
+    if (__builtin_expect(id >= (1 << 30), 0)) throw ModelError("packet driver: more than 2^30 packets in flight");
     if (__builtin_expect(recorder_ != nullptr, 0)) record_made(id, node, vc);
     const int message = chosen;
     Packet& made = packets_[id];
@@ -715,7 +717,7 @@ inline void PacketNetwork::route_stage(int node) {
   const int base = node * vcs_per_router_;
   const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
   InputVc* inputs = &inputs_[static_cast<size_t>(base)];
-  const Flit* buffers = &buffers_[static_cast<size_t>(base) * cap];
+  const Stored* buffers = &buffers_[static_cast<size_t>(base) * cap];
   uint64_t* idle_words = &idle_[static_cast<size_t>(node * vc_words_)];
   uint64_t* routed_words = &routed_[static_cast<size_t>(node * vc_words_)];
   const uint8_t* port_of = local_port_.data();
@@ -732,8 +734,7 @@ inline void PacketNetwork::route_stage(int node) {
       const int i = w * 64 + b;
       InputVc& in = inputs[i];
       if (in.ready > now_) continue;
-      const Flit& f = buffers[static_cast<size_t>(i) * cap + in.first];
-      Packet& p = packets_[f.packet];
+      Packet& p = packets_[stored_packet(buffers[static_cast<size_t>(i) * cap + in.first])];
       const PacketHop hop = routing_.next(node, port_of[i], p.route);
       in.state = VcState::Routed;
       if (__builtin_expect(recorder_ != nullptr, 0)) record_ask(base + i);
@@ -1138,7 +1139,7 @@ void PacketNetwork::vc_grant_wide(int node, const int* requesters, const uint64_
 
 uint32_t PacketNetwork::front_born(int node, int local) const {
   const size_t at = static_cast<size_t>(node * vcs_per_router_ + local);
-  return packets_[buffers_[at * static_cast<size_t>(config_.vc_buffer_flits) + inputs_[at].first].packet].born;
+  return packets_[stored_packet(buffers_[at * static_cast<size_t>(config_.vc_buffer_flits) + inputs_[at].first])].born;
 }
 
 void PacketNetwork::block_vc_allocation(int node, int wake, uint64_t waits) {
@@ -1249,7 +1250,7 @@ inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int
   const size_t out_at = static_cast<size_t>(node * kRouterPorts + out_port);
   const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
   InputVc& in = inputs_[static_cast<size_t>(base + in_local)];
-  const Flit f = buffers_[static_cast<size_t>(base + in_local) * cap + in.first];
+  const Flit f = unstored(buffers_[static_cast<size_t>(base + in_local) * cap + in.first]);
   in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
   // The freed slot's credit goes back upstream over the wire the flit came by.
@@ -1312,7 +1313,7 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   const int in_local = in_port * vcs + in_vc;
   const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
   InputVc& in = inputs_[static_cast<size_t>(base + in_local)];
-  const Flit f = buffers_[static_cast<size_t>(base + in_local) * cap + in.first];
+  const Flit f = unstored(buffers_[static_cast<size_t>(base + in_local) * cap + in.first]);
   in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
   --router(node).buffered;
@@ -1393,7 +1394,8 @@ void PacketNetwork::record_ask(int input) { recorder_->asks(input, now_ + 1); }
 void PacketNetwork::record_grant(int input, int in_port, int output) {
   const InputVc& in = inputs_[static_cast<size_t>(input)];
   const size_t cap = static_cast<size_t>(config_.vc_buffer_flits);
-  recorder_->granted(buffers_[static_cast<size_t>(input) * cap + in.first].packet, input, in_port, output, now_);
+  recorder_->granted(stored_packet(buffers_[static_cast<size_t>(input) * cap + in.first]), input, in_port, output,
+                     now_);
 }
 
 void PacketNetwork::record_tail(int node, int in_port, int in_local, int out_port, int out_local, int packet,

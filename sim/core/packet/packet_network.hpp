@@ -338,7 +338,21 @@ class PacketNetwork {
   uint64_t last_move_ = 0;
   int vcs_per_router_ = 0;  // kRouterPorts x vcs
   std::vector<InputVc> inputs_;
-  std::vector<Flit> buffers_;  // input VC i's ring at i x vc_buffer_flits
+  // A flit in a router's buffer, in half a Flit: its packet, head and tail bits (whole-packet events: the
+  // packet's flits are its record's). The buffers are most of a network's state (a 532-node T3E's 2.4 MB
+  // as Flits), and a flit waiting long in a congested VC is read from beyond the core's cache: half the
+  // bytes, half the lines (and with two threads a core's half of the routers nearer its own cache).
+  using Stored = uint32_t;
+  static Stored stored(const Flit& f) {
+    return static_cast<uint32_t>(f.packet) << 2 | static_cast<uint32_t>(f.head) << 1 | static_cast<uint32_t>(f.tail);
+  }
+  static int stored_packet(Stored s) { return static_cast<int>(s >> 2); }
+  Flit unstored(Stored s) const {
+    const int packet = stored_packet(s);
+    const uint16_t flits = config_.whole_packet_events ? static_cast<uint16_t>(packets_[packet].flits) : 1;
+    return Flit{packet, (s & 2) != 0, (s & 1) != 0, flits};
+  }
+  std::vector<Stored> buffers_;  // input VC i's ring at i x vc_buffer_flits
   std::vector<OutputVc> outputs_;
   int64_t buffered_total_ = 0;
   // The idle VCs with a flit (to route) and the routed ones (waiting for an output VC) per router, bit:
