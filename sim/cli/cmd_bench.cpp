@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "sim/analysis/bench_verdict.hpp"
 #include "sim/analysis/traffic_report.hpp"
@@ -51,12 +52,17 @@ struct DriverRuns {
   std::string transfers_path;
 };
 
-// The median per-PE bandwidth of a `run --summary` line, when its traffic report holds exactly one
-// measurement (one message size) with PEs in it; otherwise none (the verdict then judges the makespan only).
+// A case's runs under one driver, started empty: the run's arguments, and its record.
 // `tag` names a variant of the driver's runs (its transfers file and its rows).
-DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int repeat, const std::string& out_dir,
-                      const std::string& tag = "", int threads = 1) {
-  DriverRuns r;
+struct DriverRunner {
+  std::vector<std::string> args;
+  DriverRuns runs;
+};
+
+DriverRunner driver_runner(const io::BenchCase& c, const std::string& driver, const std::string& out_dir,
+                           const std::string& tag = "", int threads = 1) {
+  DriverRunner runner;
+  DriverRuns& r = runner.runs;
   r.driver = driver + tag;
   r.transfers_path = out_dir + "/" + c.name + "." + r.driver + ".transfers.csv";
   protocol::RunRequest request;
@@ -74,24 +80,49 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
   }
   request.variables = c.variables;
   request.routing = c.routing;
-  const std::vector<std::string> args = request.to_argv();
+  runner.args = request.to_argv();
+  return runner;
+}
+
+// One more run of the runner's (the i-th of `repeat`, as the progress line says). The median per-PE
+// bandwidth is kept when the run's traffic report holds exactly one measurement (one message size)
+// with PEs in it; otherwise none (the verdict then judges the makespan only).
+void run_once(const io::BenchCase& c, DriverRunner& runner, int i, int repeat) {
+  DriverRuns& r = runner.runs;
+  const child::ChildOutcome o = child::run_child(runner.args);
+  if (o.exit_status != 0)
+    throw std::runtime_error("bench case " + c.name + " (" + r.driver + ") failed with status " +
+                             std::to_string(o.exit_status));
+  r.walls.push_back(o.wall_s);
+  r.rss.push_back(o.peak_rss_bytes);
+  const protocol::RunSummary summary = protocol::run_summary_from_json(o.out, "bench case " + c.name);
+  r.makespan = summary.makespan_s;
+  r.pe_bandwidth = summary.only_size_pe_median_Bps();
+  r.messages = summary.transfers;
+  r.operations = summary.operations;
+  if (summary.packet) r.flits = summary.packet->flits;
+  std::cerr << fmt::format("  {} {} run {}/{}: {:.2f} s, {:.0f} MiB\n", c.name, r.driver, i + 1, repeat, o.wall_s,
+                           o.peak_rss_bytes / 1048576.0);
+}
+
+DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int repeat, const std::string& out_dir,
+                      const std::string& tag = "", int threads = 1) {
+  DriverRunner runner = driver_runner(c, driver, out_dir, tag, threads);
+  for (int i = 0; i < repeat; ++i) run_once(c, runner, i, repeat);
+  return runner.runs;
+}
+
+// A packet case on one thread and on `threads`, their repeats alternated (one, then the other, and
+// again), so that a drift in the machine's speed over the minutes of the bench weighs on both alike.
+std::pair<DriverRuns, DriverRuns> run_packet_alternated(const io::BenchCase& c, int repeat, const std::string& out_dir,
+                                                        int threads) {
+  DriverRunner one = driver_runner(c, c.driver, out_dir);
+  DriverRunner many = driver_runner(c, c.driver, out_dir, fmt::format("-{}t", threads), threads);
   for (int i = 0; i < repeat; ++i) {
-    const child::ChildOutcome o = child::run_child(args);
-    if (o.exit_status != 0)
-      throw std::runtime_error("bench case " + c.name + " (" + r.driver + ") failed with status " +
-                               std::to_string(o.exit_status));
-    r.walls.push_back(o.wall_s);
-    r.rss.push_back(o.peak_rss_bytes);
-    const protocol::RunSummary summary = protocol::run_summary_from_json(o.out, "bench case " + c.name);
-    r.makespan = summary.makespan_s;
-    r.pe_bandwidth = summary.only_size_pe_median_Bps();
-    r.messages = summary.transfers;
-    r.operations = summary.operations;
-    if (summary.packet) r.flits = summary.packet->flits;
-    std::cerr << fmt::format("  {} {} run {}/{}: {:.2f} s, {:.0f} MiB\n", c.name, r.driver, i + 1, repeat, o.wall_s,
-                             o.peak_rss_bytes / 1048576.0);
+    run_once(c, one, i, repeat);
+    run_once(c, many, i, repeat);
   }
-  return r;
+  return {std::move(one.runs), std::move(many.runs)};
 }
 
 std::vector<core::Transfer> read_transfers(const std::string& path) {
@@ -335,8 +366,16 @@ int cmd_bench(const BenchArgs& a) {
     const io::BenchCase& c = cases[i];
     std::cerr << fmt::format("[{}/{}] {}: {}\n", i + 1, cases.size(), c.name, c.doc);
     nlohmann::ordered_json jc_packet;
-    const bool packet = c.driver != kFastDriver;  // a packet case: its driver alone, timed against its peer
-    std::vector<DriverRuns> runs = {run_driver(c, c.driver, a.repeat, a.out_dir)};
+    const bool packet = c.driver != kFastDriver;    // a packet case: its driver alone, timed against its peer
+    const bool threaded = packet && a.threads > 1;  // (the same runs sharing each busy cycle over threads)
+    std::vector<DriverRuns> runs;
+    if (threaded) {
+      auto [one, many] = run_packet_alternated(c, a.repeat, a.out_dir, a.threads);
+      runs.push_back(std::move(one));
+      runs.push_back(std::move(many));
+    } else {
+      runs.push_back(run_driver(c, c.driver, a.repeat, a.out_dir));
+    }
     std::vector<Member> members, fast_members;
     // A SimGrid comm follows one route: a multipath routing has no reference run (not judged).
     core::MachineSpec machine = io::load_machine(c.machine);
@@ -346,8 +385,7 @@ int cmd_bench(const BenchArgs& a) {
     nlohmann::ordered_json jc_packet_threads;
     if (packet) {
       speeds += packet_speed(c, runs[0], jc_packet, "1 thread");
-      if (a.threads > 1) {  // the same runs sharing each busy cycle over threads (identical results)
-        runs.push_back(run_driver(c, c.driver, a.repeat, a.out_dir, fmt::format("-{}t", a.threads), a.threads));
+      if (threaded) {  // (identical results, timed on more threads)
         speeds += packet_speed(c, runs.back(), jc_packet_threads, fmt::format("{} threads", a.threads));
         jc_packet_threads["threads"] = a.threads;
       }
