@@ -404,9 +404,10 @@ class PacketNetwork {
   [[gnu::always_inline]] inline bool visit_router(int node);  // its stages; whether it stays awake
   static void run_share(void* network, int thread);           // ThreadCrew's job
   // A cycle is split over the crew only with at least this many routers awake (or four times as many
-  // events due): below, the handing over costs more than the second core gives (measured: 128 PEs'
-  // all-to-all on mcurie, about 130 routers busy, ran 30% slower on two threads with 64).
-  static constexpr int64_t kThreadedWork = 256;
+  // events due): below, the handing over costs more than the second core gives. Measured on mcurie, two
+  // threads against one (2026-12-06, since the wheel's rows by thread): the 128-PE all-to-all of 8 KiB
+  // 7.4-8.3 s against 11.7 s; a 128-PE hot spot 1.9 s at 32 or more, 2.7-3.3 s at 8 or 1.
+  static constexpr int64_t kThreadedWork = 64;
   std::vector<uint8_t> awake_;  // per node: its router may act this cycle (visited)
   int64_t awake_count_ = 0;
   std::unique_ptr<ThreadCrew> crew_;
