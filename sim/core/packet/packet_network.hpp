@@ -506,9 +506,10 @@ class PacketNetwork {
   // reads only its own nodes' buckets and writes only its own row, so the cores pass each other only
   // the events that cross from one's nodes to the other's (one vector a slot, written by one thread and
   // read by the other, had the 532-PE all-to-all on two threads no faster than on one). A router's
-  // events still arrive in the order one thread sends them: writer 0's routers come before writer 1's,
-  // and a router's events of one cycle do not depend on their order among other routers' (they touch
-  // its own state only).
+  // events of one sending cycle arrive in the order one thread sends them (writer 0's routers come
+  // before writer 1's); events sent at different cycles (a credit's delay and a hop's differ) may share
+  // a slot in another order than they were sent, which changes nothing: a router's arrivals touch its
+  // own state only, a flit's its input VC and a credit's its output VC, and credits add.
   std::vector<std::vector<Event>> wheel_;  // (slot x writers + writer) x block_stride_ + block
   std::vector<std::vector<Event>> node_wheel_;
   std::vector<uint64_t> slot_events_;  // router events in each slot of wheel_
