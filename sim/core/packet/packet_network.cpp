@@ -91,16 +91,11 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   held_ = config.hold_switch || config.whole_packet_events;
   by_age_ = config.arbitration == Arbitration::Age;
   escape_wormhole_ = config.switching != Switching::CutThrough && !config.adaptive;
-  const uint64_t delays[4] = {credit_delay_, source_credit_delay_, hop_delay_, eject_delay_};
-  const bool to_nodes[4] = {false, true, false, true};
-  for (int kind = 0; kind < 4; ++kind) {
+  const uint64_t delays[2] = {source_credit_delay_, eject_delay_};
+  for (int kind = 0; kind < 2; ++kind) {
     int j = 0;
-    while (j < send_slot_count_ && (send_delays_[j] != delays[kind] || send_to_nodes_[j] != to_nodes[kind])) ++j;
-    if (j == send_slot_count_) {
-      send_delays_[j] = delays[kind];
-      send_to_nodes_[j] = to_nodes[kind];
-      ++send_slot_count_;
-    }
+    while (j < send_slot_count_ && send_delays_[j] != delays[kind]) ++j;
+    if (j == send_slot_count_) send_delays_[send_slot_count_++] = delays[kind];
     send_slot_of_[kind] = j;
   }
   // Blocks of 8 nodes, more on a machine of more than 1024 (a cycle's arrivals look at every block's
@@ -323,7 +318,6 @@ void PacketNetwork::end_step() {
       Share& share = shares_[k];
       if (k > 0)  // its node events after the ranges before it, as one thread would have put them
         for (int j = 0; j < send_slot_count_; ++j) {
-          if (!send_to_nodes_[j]) continue;
           std::vector<Event>& slot = node_slot(j);
           slot.insert(slot.end(), share.sent[j].begin(), share.sent[j].end());
           share.sent[j].clear();
@@ -380,11 +374,11 @@ void PacketNetwork::start_pass(Share* share) {
   pass_.hop = router_row(now_ + hop_delay_, writer);
   // The caller's thread (share 0, or no crew) sends node events straight to the node wheel: its come first.
   if (writer == 0) {
-    pass_.source_credit = &node_slot(send_slot_of_[1]);
-    pass_.eject = &node_slot(send_slot_of_[3]);
+    pass_.source_credit = &node_slot(send_slot_of_[0]);
+    pass_.eject = &node_slot(send_slot_of_[1]);
   } else {
-    pass_.source_credit = &share->sent[send_slot_of_[1]];
-    pass_.eject = &share->sent[send_slot_of_[3]];
+    pass_.source_credit = &share->sent[send_slot_of_[0]];
+    pass_.eject = &share->sent[send_slot_of_[1]];
   }
   pass_.buffered = 0;
   pass_.woken = 0;
@@ -1313,7 +1307,8 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   const int in_local = in_port * vcs + in_vc;
   const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
   InputVc& in = inputs_[static_cast<size_t>(base + in_local)];
-  const Flit f = unstored(buffers_[static_cast<size_t>(base + in_local) * cap + in.first]);
+  Flit f = unstored(buffers_[static_cast<size_t>(base + in_local) * cap + in.first]);
+  f.flits = static_cast<uint16_t>(packets_[f.packet].flits);  // (a buffer entry is the whole packet)
   in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
   --router(node).buffered;

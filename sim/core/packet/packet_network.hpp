@@ -338,20 +338,16 @@ class PacketNetwork {
   uint64_t last_move_ = 0;
   int vcs_per_router_ = 0;  // kRouterPorts x vcs
   std::vector<InputVc> inputs_;
-  // A flit in a router's buffer, in half a Flit: its packet, head and tail bits (whole-packet events: the
-  // packet's flits are its record's). The buffers are most of a network's state (a 532-node T3E's 2.4 MB
-  // as Flits), and a flit waiting long in a congested VC is read from beyond the core's cache: half the
-  // bytes, half the lines (and with two threads a core's half of the routers nearer its own cache).
+  // A flit in a router's buffer, in half a Flit: its packet, head and tail bits (unstored() gives it
+  // one flit; whole-packet events read the packet's flits from its record). The buffers are most of a network's state
+  // (a 532-node T3E's 2.4 MB as Flits), and a flit waiting long in a congested VC is read from beyond the core's cache:
+  // half the bytes, half the lines (and with two threads a core's half of the routers nearer its own cache).
   using Stored = uint32_t;
   static Stored stored(const Flit& f) {
     return static_cast<uint32_t>(f.packet) << 2 | static_cast<uint32_t>(f.head) << 1 | static_cast<uint32_t>(f.tail);
   }
   static int stored_packet(Stored s) { return static_cast<int>(s >> 2); }
-  Flit unstored(Stored s) const {
-    const int packet = stored_packet(s);
-    const uint16_t flits = config_.whole_packet_events ? static_cast<uint16_t>(packets_[packet].flits) : 1;
-    return Flit{packet, (s & 2) != 0, (s & 1) != 0, flits};
-  }
+  static Flit unstored(Stored s) { return Flit{stored_packet(s), (s & 2) != 0, (s & 1) != 0, 1}; }
   std::vector<Stored> buffers_;  // input VC i's ring at i x vc_buffer_flits
   std::vector<OutputVc> outputs_;
   int64_t buffered_total_ = 0;
@@ -386,7 +382,7 @@ class PacketNetwork {
   // the caller's). (Aligned: each thread writes its own, and two shares on one cache line would make
   // the cores pass it back and forth.)
   struct alignas(64) Share {
-    std::vector<Event> sent[4];  // by send_slot_of_ (node events only)
+    std::vector<Event> sent[2];  // node events, by send_slot_of_
     int64_t buffered = 0, woken = 0;
     uint64_t flit_hops = 0, credits_sent = 0, arrived = 0;
     bool moved = false;
@@ -425,14 +421,12 @@ class PacketNetwork {
   bool threaded_cycle_ = false;  // this cycle is split over the crew
   bool in_step_ = false;         // between begin_step() and end_step()
   // The distinct delays of a sent flit's node events (send_delays_[j], j < send_slot_count_) and each
-  // event's index among them (credit, source credit, hop, eject; the credit and the hop go to the router
-  // wheel, at credit_delay_ and hop_delay_): a share keeps one delay's events together, as the node
-  // wheel's slot does.
-  uint64_t send_delays_[4] = {};
-  bool send_to_nodes_[4] = {};  // on node_wheel_ (deliveries, source credits), else wheel_
+  // event's index among them (source credit, delivery; a credit and a hop go to the router wheel, at
+  // credit_delay_ and hop_delay_): a share keeps one delay's events together, as the node wheel's slot does.
+  uint64_t send_delays_[2] = {};
   std::vector<Event>& node_slot(int j) { return node_wheel_[(now_ + send_delays_[j]) & wheel_mask_]; }
   int send_slot_count_ = 0;
-  int send_slot_of_[4] = {};
+  int send_slot_of_[2] = {};
   bool held_ = false, by_age_ = false, escape_wormhole_ = false;  // the stages' compiled variants
   // A router's own state that its stages and arrivals read at nearly every visit, together (one
   // address for all, in three cache lines, instead of one vector each).
