@@ -1160,6 +1160,28 @@ inline void PacketNetwork::switch_stage(int node) {
   uint8_t request_vc[kRouterPorts][kRouterPorts];
   unsigned requested = 0;  // the output ports asked for
   const bool hold = kHeld && config_.hold_switch, whole = kHeld && config_.whole_packet_events;
+  if (!kHeld) {
+    // One input port asking with one VC (a router forwarding one packet, often): it is granted its output
+    // port and accepts it, and every round-robin pointer moves as the general rounds below would move it.
+    const unsigned ports = r.asking_ports;
+    if ((ports & (ports - 1)) == 0) {
+      const int port = __builtin_ctz(ports);
+      const uint64_t mask = asking[port];
+      if (mask != 0 && (mask & (mask - 1)) == 0) {
+        const int vc = __builtin_ctzll(mask);
+        const int o = active_out[port * vcs + vc];
+        sa_grant[o] = static_cast<uint8_t>(port);
+        sa_accept[port] = static_cast<uint8_t>(o);
+        sa_vc[port] = static_cast<uint8_t>(vc);
+        pass_.acted = true;
+        pass_.moved = true;
+        send<false>(node, routing_.neighbors(node), port, vc, o);
+        --r.buffered;
+        --pass_.buffered;
+        return;
+      }
+    }
+  }
   for (unsigned ports = r.asking_ports; ports != 0; ports &= ports - 1) {
     const int port = __builtin_ctz(ports);
     uint64_t mask = asking[port];
