@@ -536,12 +536,12 @@ inline void PacketNetwork::arrive(const Event& e) {
       break;
     case EventKind::Eject: {
       count_ejected(e.node, now_ + 1 - e.flit.flits, e.flit.flits);  // (a whole packet: its flits up to now)
-      if (!e.flit.tail) break;
-      Packet& p = packets_[e.flit.packet];
+      if (!e.flit.tail()) break;
+      Packet& p = packets_[e.flit.packet()];
       Message& m = messages_[p.message];
       ++stats_.packets_delivered;
       stats_.latency_cycles_sum += static_cast<double>(now_ - m.arrived);
-      packets_.release(e.flit.packet);
+      packets_.release(e.flit.packet());
       if (--m.undelivered == 0) {
         delivered_.push_back(p.message);
         messages_.release(p.message);
@@ -679,7 +679,7 @@ inline void PacketNetwork::inject(int node) {
     if (config_.whole_packet_events) {  // all its flits, one a cycle from now (cut-through: they fit)
       s.credits[static_cast<size_t>(vc)] -= flits;
       schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort,
-               kTerminalPort * vcs + vc, Flit{id, true, true, static_cast<uint16_t>(flits)});
+               kTerminalPort * vcs + vc, Flit::of(id, true, true, flits));
       stats_.flits_injected += static_cast<uint64_t>(flits);
       last_move_ = now_;
       s.free_at = now_ + static_cast<uint64_t>(flits);
@@ -694,7 +694,7 @@ inline void PacketNetwork::inject(int node) {
   }
   --credits;
   const Packet& p = packets_[s.packet];
-  Flit f{s.packet, s.sent == 0, s.sent + 1 == p.flits, 1};
+  const Flit f = Flit::of(s.packet, s.sent == 0, s.sent + 1 == p.flits);
   schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort,
            kTerminalPort * vcs + s.vc, f);
   ++stats_.flits_injected;
@@ -1282,21 +1282,21 @@ inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int
   OutputVc& out = outputs_[static_cast<size_t>(base + out_local)];
   if (out_port != kTerminalPort) --out.credits;  // (a node always sinks: its ejection VCs never run short)
   if (kHeld && config_.hold_switch) {            // a head takes both ports until its tail has crossed
-    if (f.tail)
+    if (f.tail())
       in_hold_[in_at] = out_hold_[out_at] = -1;
-    else if (f.head)
+    else if (f.head())
       in_hold_[in_at] = static_cast<int8_t>(in_vc), out_hold_[out_at] = static_cast<int8_t>(in_port);
   }
   // It asked for the switch; it stops when empty, out of credits or done with its packet (set_asking,
   // whose port bit stays set while another VC of the port asks).
-  if (f.tail || in.count == 0 || out.credits == 0) {
+  if (f.tail() || in.count == 0 || out.credits == 0) {
     uint64_t& asking = r.asking[in_port];
     asking &= ~bit(in_vc);
     if (asking == 0) r.asking_ports &= static_cast<uint8_t>(~bit(in_port));
   }
-  if (__builtin_expect(recorder_ != nullptr, 0) && f.tail)
-    record_tail(node, in_port, in_local, out_port, out_local, f.packet, now_);
-  if (f.tail) {  // the VC takes its next packet from the next cycle on (route, VC, switch: 3 cycles a packet)
+  if (__builtin_expect(recorder_ != nullptr, 0) && f.tail())
+    record_tail(node, in_port, in_local, out_port, out_local, f.packet(), now_);
+  if (f.tail()) {  // the VC takes its next packet from the next cycle on (route, VC, switch: 3 cycles a packet)
     out.owner = -1;
     r.free[out_port] |= bit(out_vc);
     // (freed(), here with its output VC at hand)
@@ -1330,7 +1330,7 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   const uint32_t cap = static_cast<uint32_t>(config_.vc_buffer_flits);
   InputVc& in = inputs_[static_cast<size_t>(base + in_local)];
   Flit f = unstored(buffers_[static_cast<size_t>(base + in_local) * cap + in.first]);
-  f.flits = static_cast<uint16_t>(packets_[f.packet].flits);  // (a buffer entry is the whole packet)
+  f.flits = static_cast<uint16_t>(packets_[f.packet()].flits);  // (a buffer entry is the whole packet)
   in.first = in.first + 1 == cap ? 0 : in.first + 1;
   --in.count;
   --router(node).buffered;
@@ -1341,8 +1341,8 @@ void PacketNetwork::send_packet(int node, int in_port, int in_vc, int out_port) 
   // returned here together with the tail's (so a VC wider than the packet sees its room a few cycles late).
   const uint64_t tail = now_ + f.flits - 1;
   if (__builtin_expect(recorder_ != nullptr, 0))
-    record_tail(node, in_port, in_local, out_port, out_port * vcs + in.out_vc, f.packet, tail);
-  const Flit credits{-1, false, false, f.flits};
+    record_tail(node, in_port, in_local, out_port, out_port * vcs + in.out_vc, f.packet(), tail);
+  const Flit credits = Flit::credits(f.flits);
   if (in_port == kTerminalPort)
     schedule(tail + source_credit_delay_, EventKind::SourceCredit, node, 0, in_vc, credits);
   else

@@ -134,11 +134,20 @@ class PacketNetwork {
  private:
   // Draining: whole-packet events only, from the packet's crossing until its tail has crossed (Release).
   enum class VcState : uint8_t { Idle, Routed, Active, Draining };
-  struct Flit {  // with whole-packet events, the whole packet (head and tail)
-    int32_t packet;
-    bool head;
-    bool tail;
+  // What an event carries: a flit (with whole-packet events, the whole packet, head and tail), or a
+  // credit event's credits. The flit is kept as a router's buffer keeps it (Stored, below), so a flit
+  // goes from buffer to event to buffer as one word, never taken apart and put together again.
+  struct Flit {
+    uint32_t bits;   // the packet << 2 | head << 1 | tail (0 for a credit)
     uint16_t flits;  // 1 flit by flit; whole-packet events: the packet's flits; a credit event: the credits it returns
+    static Flit of(int packet, bool head, bool tail, int flits = 1) {
+      return Flit{static_cast<uint32_t>(packet) << 2 | static_cast<uint32_t>(head) << 1 | static_cast<uint32_t>(tail),
+                  static_cast<uint16_t>(flits)};
+    }
+    static Flit credits(int credits) { return Flit{0, static_cast<uint16_t>(credits)}; }
+    int packet() const { return static_cast<int>(bits >> 2); }
+    bool head() const { return (bits & 2) != 0; }
+    bool tail() const { return (bits & 1) != 0; }
   };
   struct InputVc {
     uint64_t ready = 0;  // idle: the first cycle it may route a head (the one after its last tail crossed)
@@ -229,10 +238,10 @@ class PacketNetwork {
   uint64_t& vc_word(std::vector<uint64_t>& set, int node, int local) {
     return set[static_cast<size_t>(node * vc_words_ + (local >> 6))];
   }
-  void schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit = Flit{-1, false, false, 1});
+  void schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit = Flit::credits(1));
   // schedule() into the wheel's slot of its cycle, found by the caller (send() has its slots found once a cycle).
   [[gnu::always_inline]] inline void push(std::vector<Event>& slot, EventKind kind, int node, int port, int local,
-                                          Flit flit = Flit{-1, false, false, 1});
+                                          Flit flit = Flit::credits(1));
   [[gnu::always_inline]] inline void arrive(const Event& e);  // (the rarer events: ejections, source credits, releases)
   // A Flit event, a Credit event: nearly every event, so kept in step()'s loop (not arrive()'s switch).
   [[gnu::always_inline]] inline void arrive_flit(const Event& e);
@@ -338,16 +347,14 @@ class PacketNetwork {
   uint64_t last_move_ = 0;
   int vcs_per_router_ = 0;  // kRouterPorts x vcs
   std::vector<InputVc> inputs_;
-  // A flit in a router's buffer, in half a Flit: its packet, head and tail bits (unstored() gives it
-  // one flit; whole-packet events read the packet's flits from its record). The buffers are most of a network's state
-  // (a 532-node T3E's 2.4 MB as Flits), and a flit waiting long in a congested VC is read from beyond the core's cache:
-  // half the bytes, half the lines (and with two threads a core's half of the routers nearer its own cache).
+  // A flit in a router's buffer: a Flit's bits, its packet, head and tail (unstored() gives it one flit;
+  // whole-packet events read the packet's flits from its record). The buffers are most of a network's state
+  // (a 532-node T3E's 2.4 MB in 8-byte flits), and a flit waiting long in a congested VC is read from beyond the core's
+  // cache: half the bytes, half the lines (and with two threads a core's half of the routers nearer its own cache).
   using Stored = uint32_t;
-  static Stored stored(const Flit& f) {
-    return static_cast<uint32_t>(f.packet) << 2 | static_cast<uint32_t>(f.head) << 1 | static_cast<uint32_t>(f.tail);
-  }
+  static Stored stored(const Flit& f) { return f.bits; }
   static int stored_packet(Stored s) { return static_cast<int>(s >> 2); }
-  static Flit unstored(Stored s) { return Flit{stored_packet(s), (s & 2) != 0, (s & 1) != 0, 1}; }
+  static Flit unstored(Stored s) { return Flit{s, 1}; }
   std::vector<Stored> buffers_;  // input VC i's ring at i x vc_buffer_flits
   std::vector<OutputVc> outputs_;
   int64_t buffered_total_ = 0;
