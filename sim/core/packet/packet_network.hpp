@@ -353,8 +353,8 @@ class PacketNetwork {
   // cache: half the bytes, half the lines (and with two threads a core's half of the routers nearer its own cache).
   using Stored = uint32_t;
   static Stored stored(const Flit& f) { return f.bits; }
-  static int stored_packet(Stored s) { return static_cast<int>(s >> 2); }
   static Flit unstored(Stored s) { return Flit{s, 1}; }
+  static int stored_packet(Stored s) { return unstored(s).packet(); }
   std::vector<Stored> buffers_;  // input VC i's ring at i x vc_buffer_flits
   std::vector<OutputVc> outputs_;
   int64_t buffered_total_ = 0;
