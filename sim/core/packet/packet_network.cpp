@@ -194,7 +194,7 @@ inline void PacketNetwork::push(std::vector<Event>& slot, EventKind kind, int no
   e.flit = flit;
 }
 
-inline void PacketNetwork::update_asking(int node, int local) {
+inline bool PacketNetwork::update_asking(int node, int local) {
   const int vcs = config_.vcs;
   const InputVc& in = inputs_[static_cast<size_t>(node * vcs_per_router_ + local)];
   const int out = node * vcs_per_router_ + in.out_port * vcs + in.out_vc;
@@ -202,6 +202,7 @@ inline void PacketNetwork::update_asking(int node, int local) {
   const bool asking = in.count > 0 && in.state == VcState::Active && outputs_[static_cast<size_t>(out)].credits > 0;
   const int port = local_port_[static_cast<size_t>(local)];  // (a table: no division)
   set_asking(node, port, local - port * vcs, asking);
+  return asking;
 }
 
 void PacketNetwork::set_asking(int node, int port, int vc, bool asking) {
@@ -447,7 +448,12 @@ void PacketNetwork::visit_routers(int begin, int end) {
 
 inline bool PacketNetwork::visit_router(int node) {
   // A router that did nothing this cycle (every flit waits for a credit or a channel another holds)
-  // sleeps: nothing changes for it until a flit or a credit reaches it, which wakes it.
+  // sleeps: it has no head to route, its VC allocation is blocked or has no routed VC, and no VC asks for
+  // the switch (or, with held ports, none that may have it), so a visit would change nothing, not even VC
+  // allocation's records, until an arrival gives a stage work. That arrival wakes it (arrive_flit,
+  // arrive_credit, release): a head reaching an idle VC; a flit or a credit making a VC ask for the
+  // switch; a credit or a release unblocking VC allocation; a release (whole-packet events: the ports
+  // its packet held are free). Any other arrival leaves the visit nothing to do, so it does not wake it.
   Router& r = router(node);
   pass_.acted = false;
   // (The stages' own first tests, made here: most visits have nothing for one or two of them.)
@@ -491,17 +497,20 @@ inline void PacketNetwork::arrive_flit(const Event& e) {
   uint32_t slot = in.first + in.count;
   if (slot >= cap) slot -= cap;
   buffers_[static_cast<size_t>(target) * cap + slot] = stored(e.flit);
-  if (++in.count == 1) {  // the VC now has work for a stage
+  // The router wakes only when the VC now has work for a stage: a head to route, or a flit that asks for
+  // the switch. A flit behind others, or one whose VC waits for a credit or an output VC, changes nothing
+  // a visit looks at (visit_router: a sleeping router's visit would do nothing).
+  if (++in.count == 1) {
     if (in.state == VcState::Idle) {
       ++r.unrouted;
       vc_word(idle_, node, local) |= bit(local & 63);
-    } else if (in.state == VcState::Active) {
-      update_asking(node, local);
+      activate(node);
+    } else if (in.state == VcState::Active && update_asking(node, local)) {
+      activate(node);
     }
   }
   ++r.buffered;
   pass_.buffered += e.flit.flits;
-  activate(node);
 }
 
 inline void PacketNetwork::arrive_credit(const Event& e) {
@@ -511,14 +520,17 @@ inline void PacketNetwork::arrive_credit(const Event& e) {
   OutputVc& out = outputs_[static_cast<size_t>(node * vcs_per_router_ + local)];
   const uint64_t waiting = fine_waits_ ? bit(local) : bit(e.port);  // (wait_bit)
   out.credits += e.flit.flits;
+  // The router wakes only when the credit gives a stage work (visit_router): a free VC's, when VC
+  // allocation has routed VCs and is not blocked (the credit may have unblocked it); an owned VC's, when
+  // its owner now asks for the switch (it had no credit, and holds a flit).
   if (out.owner < 0) {
     r.changed |= waiting;
     // Room in a free VC for a whole packet: a cut-through packet, or an adaptive choice, may fit now.
     if (out.credits >= r.vc_wake && (r.vc_waits & waiting)) r.vc_blocked = false;
-  } else if (out.credits == e.flit.flits) {  // it had none
-    update_asking(node, out.owner);
+    if (r.unallocated != 0 && !r.vc_blocked) activate(node);
+  } else if (out.credits == e.flit.flits && update_asking(node, out.owner)) {  // it had none
+    activate(node);
   }
-  if (r.buffered > 0) activate(node);
 }
 
 inline void PacketNetwork::arrive(const Event& e) {

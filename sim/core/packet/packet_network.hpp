@@ -4,8 +4,9 @@
 // channel. Messages are cut into packets (packet_config.hpp) that are made only as they are injected,
 // so memory follows the packets in flight, not the messages waiting.
 //
-// Time is in router cycles. step() runs one cycle over the routers that hold flits and the nodes that
-// have packets to inject (idle ones cost nothing); the caller skips cycles in which nothing is due
+// Time is in router cycles. step() runs one cycle over the routers that have work and the nodes that
+// have packets to inject (idle ones cost nothing: a router whose flits all wait sleeps until an arrival
+// gives one of its stages work, visit_router); the caller skips cycles in which nothing is due
 // (next_busy_cycle). Within a cycle: flits and credits due arrive, nodes inject, then each busy router
 // allocates virtual channels, then its switch, then routes new heads. A head is routed the cycle it
 // arrives, asks for a virtual channel the next and for the switch the one after; a body flit may
@@ -314,8 +315,8 @@ class PacketNetwork {
   void release(int node, int in_port, int in_vc);
   [[gnu::always_inline]] inline void count_ejected(int node, uint64_t first_cycle, int flits);
   void activate(int node);
-  // Sets or clears the switch request of active input VC `local` from its flits and credits.
-  [[gnu::always_inline]] inline void update_asking(int node, int local);
+  // Sets or clears the switch request of active input VC `local` from its flits and credits; whether it asks.
+  [[gnu::always_inline]] inline bool update_asking(int node, int local);
   void set_asking(int node, int port, int vc, bool asking);  // keeps Router::asking_ports in step
   void mark_dry(uint64_t from, uint64_t to);                 // some source had nothing to inject in [from, to]
   void enqueue(Source& s, int message);                      // after the newest of its lane
