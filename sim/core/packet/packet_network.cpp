@@ -88,6 +88,7 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   in_free_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   out_free_.assign(static_cast<size_t>(n * kRouterPorts), 0);
   awake_.assign(static_cast<size_t>(n), 0);
+  awake_groups_.assign(static_cast<size_t>((n + 7) / 8), 0);
   held_ = config.hold_switch || config.whole_packet_events;
   by_age_ = config.arbitration == Arbitration::Age;
   escape_wormhole_ = config.switching != Switching::CutThrough && !config.adaptive;
@@ -223,6 +224,7 @@ void PacketNetwork::activate(int node) {
   uint8_t& awake = awake_[static_cast<size_t>(node)];
   if (!awake) {
     awake = 1;
+    awake_groups_[static_cast<size_t>(node >> 3)] = 1;
     ++pass_.woken;
   }
 }
@@ -436,13 +438,23 @@ void PacketNetwork::arrive_due(int begin, int end) {
 }
 
 void PacketNetwork::visit_routers(int begin, int end) {
-  const uint8_t* awake = awake_.data();
-  for (int node = begin; node < end; ++node) {
-    if (!awake[node]) continue;
-    if (!visit_router(node)) {
-      awake_[static_cast<size_t>(node)] = 0;
-      --pass_.woken;
+  // (begin is a multiple of 8: split_step_.) In ascending node order.
+  uint8_t* awake = awake_.data();
+  for (int first = begin; first < end; first += 8) {
+    uint8_t& group = awake_groups_[static_cast<size_t>(first >> 3)];
+    if (group == 0) continue;
+    const int last = std::min(first + 8, end);
+    bool any = false;
+    for (int node = first; node < last; ++node) {
+      if (!awake[node]) continue;
+      if (visit_router(node)) {
+        any = true;
+      } else {
+        awake[node] = 0;
+        --pass_.woken;
+      }
     }
+    group = any;
   }
 }
 
