@@ -30,9 +30,12 @@ struct Trace {
 };
 
 // Random traffic of `messages` messages a node, each answered by one back to its source (the reply
-// added between begin_step() and end_step() when `answer_inside`, else after step()).
-Trace run(const PacketConfig& c, int threads, int messages, bool answer_inside) {
+// added between begin_step() and end_step() when `answer_inside`, else after step()). Cycles large enough
+// are split whenever there are threads, unless `chooser` is given: then as it says, by the clock.
+Trace run(const PacketConfig& c, int threads, int messages, bool answer_inside, const SplitChooser* chooser = nullptr) {
   PacketNetwork net(c, 3, true, threads);
+  net.choose_split_by_time(chooser != nullptr);
+  if (chooser != nullptr) net.set_split_chooser(*chooser);
   std::mt19937_64 rng(17);
   const int n = c.nodes();
   std::vector<std::pair<int, int>> ends;  // by message id, reused: (src, dst) and whether it is a reply
@@ -109,6 +112,17 @@ TEST(PacketThreads, EveryMessageArrivesAtTheSameCycleOnAnyNumberOfThreads) {
       EXPECT_GT(many.threaded_cycles, one.cycles / 4) << threads << " threads: the run was hardly split";
     }
   }
+}
+
+// Cycles split and not split in turn, as the clock has it (probes of a microsecond: many turns in a run),
+// give the cycles of one thread.
+TEST(PacketThreads, SplittingSomeCyclesAndNotOthersChangesNothing) {
+  const PacketConfig c = t3e_like({4, 8, 17});
+  const Trace one = run(c, 1, 3, true);
+  const SplitChooser quick(1000, 2);
+  const Trace turns = run(c, 2, 3, true, &quick);
+  expect_same(one, turns);
+  EXPECT_GT(turns.threaded_cycles, 0u);
 }
 
 // A message added between begin_step() and end_step() is as one added after end_step().

@@ -267,8 +267,14 @@ void PacketNetwork::mark_dry(uint64_t from, uint64_t to) {
 void PacketNetwork::begin_step() {
   delivered_.clear();
   const uint64_t due = slot_events_[now_ & wheel_mask_];
-  threaded_cycle_ =
+  const bool large =
       crew_ && recorder_ == nullptr && (awake_count_ >= kThreadedWork || due >= uint64_t{4} * kThreadedWork);
+  threaded_cycle_ = large && (!timed_split_ || chooser_.split());
+  cycle_work_ = 0;
+  if (large && timed_split_) {
+    cycle_work_ = static_cast<double>(due + static_cast<uint64_t>(awake_count_) + active_sources_.size());
+    cycle_began_ = std::chrono::steady_clock::now();
+  }
   // Threaded, the crew's workers take their routers' arrivals and visits now, while this thread takes
   // its own routers' arrivals and the nodes' events (deliveries, source credits), then injects, then
   // (the caller) reacts to the deliveries; end_step() visits its routers.
@@ -341,6 +347,10 @@ void PacketNetwork::end_step() {
   for (const uint64_t events : slot_events_) pending_events_ += events;
   for (const std::vector<Event>& slot : node_wheel_) pending_events_ += slot.size();
   if (buffered_total_ > 0 && now_ - last_move_ > kStallCycles) deadlock();
+  if (cycle_work_ > 0)
+    chooser_.record(
+        cycle_work_,
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - cycle_began_).count());
   ++now_;
 }
 

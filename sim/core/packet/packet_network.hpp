@@ -42,6 +42,7 @@
 // takes P cycles and each wire W, and it reaches the destination node at
 // c + 1 + 2T + (hops + 1) P + hops W; each further flit of the packet one cycle later.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -51,6 +52,7 @@
 
 #include "sim/core/packet/packet_config.hpp"
 #include "sim/core/packet/packet_routing.hpp"
+#include "sim/core/packet/split_chooser.hpp"
 #include "sim/core/packet/vc_recorder.hpp"
 #include "sim/core/support/slot_pool.hpp"
 #include "sim/core/support/thread_crew.hpp"
@@ -116,6 +118,11 @@ class PacketNetwork {
   const Stats& stats() const { return stats_; }
   // Cycles split over more than one thread (the constructor's `threads`; none below kThreadedWork).
   uint64_t threaded_cycles() const { return threaded_cycles_; }
+  // Whether a cycle large enough to split is split only when the wall clock says that is faster
+  // (SplitChooser; the default), or always (timed false: what tests of the split itself need).
+  void choose_split_by_time(bool timed) { timed_split_ = timed; }
+  void set_split_chooser(const SplitChooser& chooser) { chooser_ = chooser; }  // (tests: short probes)
+  const SplitChooser& split_chooser() const { return chooser_; }
   // Flits ejected at each node in sample period p (0 for a period not reached).
   uint64_t ejected(int node, size_t period) const;
   // Whether node had nothing to inject at some cycle of period p (a run's measured window must be
@@ -432,7 +439,14 @@ class PacketNetwork {
   void set_split(int caller_end);
   std::vector<Share> shares_;    // by thread
   bool threaded_cycle_ = false;  // this cycle is split over the crew
-  bool in_step_ = false;         // between begin_step() and end_step()
+  // Whether to split a cycle large enough to split: timed, both ways in turn (SplitChooser), each cycle's
+  // work counted as its events due, routers awake and sources injecting, and its time from begin_step()
+  // to the end of end_step() (the interpreter's work between cycles is the same either way).
+  bool timed_split_ = true;
+  SplitChooser chooser_;
+  double cycle_work_ = 0;  // this cycle's, when it is large enough to split (0: not timed)
+  std::chrono::steady_clock::time_point cycle_began_;
+  bool in_step_ = false;  // between begin_step() and end_step()
   // The distinct delays of a sent flit's node events (send_delays_[j], j < send_slot_count_) and each
   // event's index among them (source credit, delivery; a credit and a hop go to the router wheel, at
   // credit_delay_ and hop_delay_): a share keeps one delay's events together, as the node wheel's slot does.
