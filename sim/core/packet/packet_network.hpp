@@ -122,7 +122,6 @@ class PacketNetwork {
   // (SplitChooser; the default), or always (timed false: what tests of the split itself need).
   void choose_split_by_time(bool timed) { timed_split_ = timed; }
   void set_split_chooser(const SplitChooser& chooser) { chooser_ = chooser; }  // (tests: short probes)
-  const SplitChooser& split_chooser() const { return chooser_; }
   // Flits ejected at each node in sample period p (0 for a period not reached).
   uint64_t ejected(int node, size_t period) const;
   // Whether node had nothing to inject at some cycle of period p (a run's measured window must be
@@ -421,7 +420,7 @@ class PacketNetwork {
   static constexpr int64_t kThreadedWork = 64;
   std::vector<uint8_t> awake_;  // per node: its router may act this cycle (visited)
   // Per 8 nodes: 0 when none of their routers is awake, so a cycle's visits pass over 8 sleeping routers at
-  // a time (a 532-node machine's 128-PE job scanned every node's byte each cycle: 5% of its instructions).
+  // a time (a 532-node machine's 128-PE job scanned every node's byte each cycle: 9% of its instructions).
   // Set when one wakes, cleared by the visits that leave all 8 asleep; the threads' node ranges start at
   // multiples of 8 (split_step_), so no two threads write one byte.
   std::vector<uint8_t> awake_groups_;

@@ -1,9 +1,8 @@
 // Chooses, by the wall clock, whether a piece of repeated work (the packet network's cycle) is split over
-// a crew of threads or done on one, when which is faster depends on the work itself: on mcurie's
-// all-to-all two threads take 0.53 of one thread's time, on BookSim's neighbor pattern (one hop a flit)
-// 1.04-1.48x of it, the cores handing each flit's records to each other costing more than the second
-// core gives. The choice changes only the speed, never a result (the network's cycles are the same on
-// any number of threads).
+// a crew of threads or done on one, when which is faster depends on the machine of the moment: on an idle
+// VM two threads take 0.53 of one thread's time on mcurie's 532-PE all-to-all, but with the second core
+// busy or slow BookSim's neighbor pattern took 2.3-3.4x one thread's time on two. The choice changes only
+// the speed, never a result (the network's cycles are the same on any number of threads).
 //
 // It times the two ways in turn: each for `probe_ns` of wall time, then the faster (by wall time per
 // unit of work, the caller's measure of a piece's size) for `hold` times as long, then both again, so a
