@@ -6,8 +6,10 @@
 // against ensemble (both drivers on the machines with router_delay x (1 + k 1e-9), k < N).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -19,9 +21,11 @@
 #include <utility>
 
 #include "sim/analysis/bench_verdict.hpp"
+#include "sim/analysis/peer_output.hpp"
 #include "sim/analysis/traffic_report.hpp"
 #include "sim/analysis/transfer_comparison.hpp"
 #include "sim/child/child_run.hpp"
+#include "sim/child/external_command.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/core/routing/routing.hpp"
 #include "sim/core/support/units.hpp"
@@ -112,15 +116,59 @@ DriverRuns run_driver(const io::BenchCase& c, const std::string& driver, int rep
   return runner.runs;
 }
 
-// A packet case on one thread and on `threads`, their repeats alternated (one, then the other, and
-// again), so that a drift in the machine's speed over the minutes of the bench weighs on both alike.
+// The peer timed on this machine (`bench --peer-binary`): its walls, and the figures it printed.
+struct PeerRuns {
+  std::string binary;
+  std::vector<double> walls;
+  analysis::PeerFigures figures;
+  int exit_status = 0;
+};
+
+// The last lines of what a program printed, for an error message.
+std::string tail_of(const std::string& text, size_t lines = 5) {
+  size_t start = text.size();
+  for (size_t n = 0; start > 0 && n <= lines; --start)
+    if (text[start - 1] == '\n') ++n;
+  return text.substr(start);
+}
+
+// One run of `PEER config`, timed from fork to exit. Its exit status is kept, not judged (BookSim2
+// 28f4329 exits with 255 after a complete run); what it printed must hold its figures.
+void run_peer_once(const io::BenchCase& c, PeerRuns& peer, int i, int repeat) {
+  const auto start = std::chrono::steady_clock::now();
+  const child::CommandOutcome o = child::run_command({peer.binary, c.peer_config});
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (o.exit_status == 127 && o.out.empty())
+    throw std::runtime_error("bench case " + c.name + ": the peer '" + peer.binary +
+                             "' could not be run: " + tail_of(o.err));
+  const std::optional<analysis::PeerFigures> figures = analysis::booksim_figures(o.out);
+  if (!figures)
+    throw std::runtime_error(fmt::format(
+        "bench case {}: the peer '{} {}' (exit status {}) printed no \"Time taken is N cycles\" or no overall "
+        "\"Accepted flit rate average = X\"; its last lines:\n{}{}",
+        c.name, peer.binary, c.peer_config, o.exit_status, tail_of(o.out), tail_of(o.err)));
+  if (i > 0 && (figures->cycles != peer.figures.cycles ||
+                figures->accepted_flits_per_cycle != peer.figures.accepted_flits_per_cycle))
+    std::cerr << fmt::format("  {} peer run {}: {} cycles at {} flits a cycle, not {} at {} as before\n", c.name, i + 1,
+                             figures->cycles, figures->accepted_flits_per_cycle, peer.figures.cycles,
+                             peer.figures.accepted_flits_per_cycle);
+  if (i == 0) peer.figures = *figures;
+  peer.walls.push_back(wall);
+  peer.exit_status = o.exit_status;
+  std::cerr << fmt::format("  {} peer run {}/{}: {:.2f} s\n", c.name, i + 1, repeat, wall);
+}
+
+// A packet case on one thread and on `threads` (and its peer, when timed here), their repeats alternated
+// (one, then the other, and again), so that a drift in the machine's speed over the minutes of the
+// bench weighs on all alike.
 std::pair<DriverRuns, DriverRuns> run_packet_alternated(const io::BenchCase& c, int repeat, const std::string& out_dir,
-                                                        int threads) {
+                                                        int threads, PeerRuns* peer) {
   DriverRunner one = driver_runner(c, c.driver, out_dir);
   DriverRunner many = driver_runner(c, c.driver, out_dir, fmt::format("-{}t", threads), threads);
   for (int i = 0; i < repeat; ++i) {
     run_once(c, one, i, repeat);
-    run_once(c, many, i, repeat);
+    if (threads > 1) run_once(c, many, i, repeat);
+    if (peer != nullptr) run_peer_once(c, *peer, i, repeat);
   }
   return {std::move(one.runs), std::move(many.runs)};
 }
@@ -276,18 +324,19 @@ nlohmann::ordered_json optional_json(const std::optional<double>& v) {
 std::string optional_csv(const std::optional<double>& v) { return v ? fmt::format("{:.6e}", *v) : ""; }
 
 // A packet case's speed: flits delivered per wall-second (median wall), against its peer's on the same
-// configuration when the suite gives one. One line of the packet table; its JSON in `json`.
+// configuration when the suite gives one (`peer_rate`: the suite's fixed rate, or the peer's timed here,
+// which `peer_name` then says). One line of the packet table; its JSON in `json`.
 std::string packet_speed(const io::BenchCase& c, const DriverRuns& r, nlohmann::ordered_json& json,
-                         const std::string& label) {
+                         const std::string& label, double peer_rate, const std::string& peer_name) {
   const double wall = analysis::distribution_of(r.walls).median;
   const double flits = r.flits ? static_cast<double>(*r.flits) : 0;
   const double rate = wall > 0 ? flits / wall : 0;
-  const double ratio = c.peer_flits_per_s > 0 ? rate / c.peer_flits_per_s : 0;
+  const double ratio = peer_rate > 0 ? rate / peer_rate : 0;
   json = {{"flits", flits}, {"wall_median_s", wall}, {"flits_per_s", rate}};
   std::string target = "-";
-  if (c.peer_flits_per_s > 0) {
-    json["peer"] = c.peer;
-    json["peer_flits_per_s"] = c.peer_flits_per_s;
+  if (peer_rate > 0) {
+    json["peer"] = peer_name;
+    json["peer_flits_per_s"] = peer_rate;
     json["times_peer"] = ratio;
     if (c.speed_target > 0) {
       json["target_times_peer"] = c.speed_target;
@@ -296,9 +345,30 @@ std::string packet_speed(const io::BenchCase& c, const DriverRuns& r, nlohmann::
     }
   }
   return fmt::format("{:<16} {:<10} {:>12.0f} {:>12.0f} {:>14} {:>9} {:>12}  {}\n", c.name, label, flits, rate,
-                     c.peer_flits_per_s > 0 ? fmt::format("{:.0f}", c.peer_flits_per_s) : "-",
-                     c.peer_flits_per_s > 0 ? fmt::format("{:.1f}x", ratio) : "-", target,
-                     c.peer.empty() ? "-" : c.peer);
+                     peer_rate > 0 ? fmt::format("{:.0f}", peer_rate) : "-",
+                     peer_rate > 0 ? fmt::format("{:.1f}x", ratio) : "-", target, peer_name.empty() ? "-" : peer_name);
+}
+
+// The peer timed here: its line of the packet table (its flits, its rate), its JSON in `json`, and its
+// rate (flits over its median wall; the case's nodes are the peer's).
+double peer_speed(const io::BenchCase& c, const PeerRuns& peer, nlohmann::ordered_json& json, std::string& line) {
+  const double wall = analysis::distribution_of(peer.walls).median;
+  const double flits = peer.figures.flits(c.pes);
+  const double rate = wall > 0 ? flits / wall : 0;
+  json = {{"name", c.peer},
+          {"binary", peer.binary},
+          {"config", c.peer_config},
+          {"wall_s", peer.walls},
+          {"wall_median_s", wall},
+          {"cycles", peer.figures.cycles},
+          {"accepted_flits_per_cycle", peer.figures.accepted_flits_per_cycle},
+          {"flits", flits},
+          {"flits_per_s", rate},
+          {"exit_status", peer.exit_status},
+          {"suite_flits_per_s", c.peer_flits_per_s}};
+  line = fmt::format("{:<16} {:<10} {:>12.0f} {:>12.0f} {:>14} {:>9} {:>12}  {}, {:.0f} cycles, {:.2f} s median\n",
+                     c.name, "peer", flits, rate, "-", "-", "-", c.peer, peer.figures.cycles, wall);
+  return rate;
 }
 
 std::string list_cases(const io::BenchSuite& suite) {
@@ -322,6 +392,9 @@ int cmd_bench(const BenchArgs& a) {
     std::cout << list_cases(suite);
     return 0;
   }
+  // (A name without a slash is looked up on PATH when first run.)
+  if (a.peer_binary.find('/') != std::string::npos && ::access(a.peer_binary.c_str(), X_OK) != 0)
+    throw io::InputError({"--peer-binary", 0, 0}, "", "no program to run at " + a.peer_binary);
   std::vector<io::BenchCase> cases;
   std::vector<std::string> skipped_long;
   for (const auto& c : suite.cases) {
@@ -368,11 +441,15 @@ int cmd_bench(const BenchArgs& a) {
     nlohmann::ordered_json jc_packet;
     const bool packet = c.driver != kFastDriver;    // a packet case: its driver alone, timed against its peer
     const bool threaded = packet && a.threads > 1;  // (the same runs sharing each busy cycle over threads)
+    // (The peer timed here only where the suite gives its configuration for this case.)
+    std::optional<PeerRuns> peer;
+    if (packet && !a.peer_binary.empty() && !c.peer_config.empty()) peer = PeerRuns{a.peer_binary, {}, {}, 0};
     std::vector<DriverRuns> runs;
-    if (threaded) {
-      auto [one, many] = run_packet_alternated(c, a.repeat, a.out_dir, a.threads);
+    if (threaded || peer) {
+      auto [one, many] =
+          run_packet_alternated(c, a.repeat, a.out_dir, threaded ? a.threads : 1, peer ? &*peer : nullptr);
       runs.push_back(std::move(one));
-      runs.push_back(std::move(many));
+      if (threaded) runs.push_back(std::move(many));
     } else {
       runs.push_back(run_driver(c, c.driver, a.repeat, a.out_dir));
     }
@@ -382,13 +459,23 @@ int cmd_bench(const BenchArgs& a) {
     if (!c.routing.empty()) machine.routing = *core::enum_value<core::RoutingKind>(c.routing);
     const bool multipath = engine::driver_refusal(machine, engine::Driver::Reference).has_value();
     if (multipath) std::cerr << "  no reference run: routing " << core::enum_name(machine.routing) << " is multipath\n";
-    nlohmann::ordered_json jc_packet_threads;
+    nlohmann::ordered_json jc_packet_threads, jc_peer;
     if (packet) {
-      speeds += packet_speed(c, runs[0], jc_packet, "1 thread");
+      double peer_rate = c.peer_flits_per_s;
+      std::string peer_name = c.peer, peer_line;
+      if (peer) {
+        peer_rate = peer_speed(c, *peer, jc_peer, peer_line);
+        peer_name = c.peer + ", timed here";
+      } else if (!a.peer_binary.empty() && c.peer_flits_per_s > 0) {
+        std::cerr << "  " << c.name << ": the suite gives no peer config for it: its fixed peer rate is used\n";
+      }
+      speeds += packet_speed(c, runs[0], jc_packet, "1 thread", peer_rate, peer_name);
       if (threaded) {  // (identical results, timed on more threads)
-        speeds += packet_speed(c, runs.back(), jc_packet_threads, fmt::format("{} threads", a.threads));
+        speeds +=
+            packet_speed(c, runs.back(), jc_packet_threads, fmt::format("{} threads", a.threads), peer_rate, peer_name);
         jc_packet_threads["threads"] = a.threads;
       }
+      speeds += peer_line;
     }
     if (a.reference_repeat > 0 && !multipath && !packet) {
       runs.push_back(run_driver(c, kReferenceDriver, a.reference_repeat, a.out_dir));
@@ -414,6 +501,7 @@ int cmd_bench(const BenchArgs& a) {
     nlohmann::ordered_json jc;
     if (!jc_packet.is_null()) jc["packet_speed"] = jc_packet;
     if (!jc_packet_threads.is_null()) jc["packet_speed_threads"] = jc_packet_threads;
+    if (!jc_peer.is_null()) jc["peer_timed"] = jc_peer;
     jc["name"] = c.name;
     jc["doc"] = c.doc;
     jc["chaotic"] = c.chaotic;

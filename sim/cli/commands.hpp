@@ -24,6 +24,7 @@ struct BenchArgs {
   bool long_cases = false;         // also the cases marked `long: true` (always those named in `cases`)
   bool list = false;               // print the cases and exit
   int threads = 2;                 // packet cases: also run with this many threads (1: one thread only)
+  std::string peer_binary;         // packet cases with a peer config: time `PEER config` beside them ("": no)
   std::string out_dir = "build/bench";
 };
 int cmd_bench(const BenchArgs& a);

@@ -477,6 +477,10 @@ int main(int argc, char** argv) {
                    "packet cases: run once on one thread and again sharing each cycle over this many (1: once)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  bench_cmd->add_option("--peer-binary", bench.peer_binary,
+                        "packet cases whose peer names its config: run PEER CONFIG (BookSim2) beside each case, "
+                        "alternated with its runs, and set t3sim's rate against the peer's timed here instead of the "
+                        "suite's fixed rate");
   bench_cmd->add_option("--out", bench.out_dir, "folder for bench.csv, bench.json and the runs' transfers")
       ->capture_default_str();
 

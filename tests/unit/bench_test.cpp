@@ -4,6 +4,7 @@
 
 #include "rejection_case.hpp"
 #include "sim/analysis/bench_verdict.hpp"
+#include "sim/analysis/peer_output.hpp"
 #include "sim/analysis/transfer_comparison.hpp"
 #include "sim/io/output/results_writer.hpp"
 #include "sim/io/study/bench_suite.hpp"
@@ -84,6 +85,8 @@ TEST(BenchSuite, LoadsTheRepositorySuite) {
   EXPECT_EQ(s.cases[14].driver, "packet");
   EXPECT_DOUBLE_EQ(s.cases[14].peer_flits_per_s, 23889);
   EXPECT_DOUBLE_EQ(s.cases[14].speed_target, 30);
+  EXPECT_NE(s.cases[14].peer_config.find("bench/booksim/k8-uniform.cfg"), std::string::npos);
+  EXPECT_NE(s.cases[16].peer_config.find("bench/booksim/k8-tornado.cfg"), std::string::npos);
   EXPECT_EQ(s.cases[0].driver, "fast");
   EXPECT_TRUE(s.cases[0].peer.empty());
 }
@@ -94,6 +97,33 @@ TEST(BenchSuite, ChaoticAndLongDefaultToFalse) {
   EXPECT_FALSE(s.cases[0].chaotic);
   EXPECT_FALSE(s.cases[0].long_running);
   EXPECT_TRUE(s.cases[3].chaotic);
+}
+
+TEST(PeerOutput, ReadsBookSimsCyclesAndItsOverallAcceptedRate) {
+  // (The lines of a BookSim2 28f4329 run, trimmed: a sample period's figures come before the overall ones.)
+  const std::string out =
+      "Class 0:\nAccepted flit rate average = 0.41 (1 samples)\nDraining remaining packets ...\n"
+      "Time taken is 6221 cycles\n====== Overall Traffic Statistics ======\n====== Traffic class 0 ======\n"
+      "Injected flit rate average = 0.420096 (1 samples)\nAccepted flit rate average = 0.420008 (1 samples)\n"
+      "\tminimum = 0.385333 (1 samples)\nAccepted flit rate average = 0.3 (a second class: not read)\n";
+  const auto f = analysis::booksim_figures(out);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->cycles, 6221);
+  EXPECT_DOUBLE_EQ(f->accepted_flits_per_cycle, 0.420008);
+  EXPECT_NEAR(f->flits(512), 0.420008 * 512 * 6221, 1e-6);  // the suite's convention: 1,337,771 flits
+}
+
+TEST(PeerOutput, NoFiguresWithoutBothLines) {
+  EXPECT_FALSE(analysis::booksim_figures("").has_value());
+  EXPECT_FALSE(analysis::booksim_figures("Time taken is 100 cycles\n").has_value());
+  // an accepted rate only before the overall heading (a run cut short) is not the run's
+  EXPECT_FALSE(analysis::booksim_figures("Accepted flit rate average = 0.4\nTime taken is 100 cycles\n").has_value());
+  EXPECT_FALSE(analysis::booksim_figures("Time taken is x cycles\n====== Overall Traffic Statistics ======\n"
+                                         "Accepted flit rate average = 0.4\n")
+                   .has_value());
+  EXPECT_FALSE(analysis::booksim_figures("Time taken is 0 cycles\n====== Overall Traffic Statistics ======\n"
+                                         "Accepted flit rate average = 0.4\n")
+                   .has_value());
 }
 
 TEST(BenchVerdict, ExactCaseWithin1e9OfTheReference) {
@@ -236,6 +266,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "peer_without_packet.yaml:5:[0-9]+: cases\\[0\\].peer: a peer's flits per second compare only "
                       "with a packet case"},
         RejectionCase{"peer_rate_zero", "peer_rate_zero.yaml:12:[0-9]+: cases\\[0\\].peer.flits_per_s: must be"},
+        RejectionCase{"peer_config_missing",
+                      "peer_config_missing.yaml:12:[0-9]+: cases\\[0\\].peer.config: no such file"},
         RejectionCase{"case_name_twice", "case_name_twice.yaml:6:5: cases\\[1\\].name: another case has this name"},
         RejectionCase{"long_not_bool", "long_not_bool.yaml:5:[0-9]+: cases\\[0\\].long: must be true or false"},
         RejectionCase{"machine_missing", "machine_missing.yaml:5:[0-9]+: cases\\[0\\].machine: no such file"},

@@ -62,6 +62,7 @@ BenchCase read_case(const YAML::Node& node, const std::string& file, const std::
     c.peer = p.string_at("name");
     c.peer_flits_per_s = static_cast<double>(p.integer_at("flits_per_s", 1, 1000000000000L));
     if (p.has("target")) c.speed_target = static_cast<double>(p.integer_at("target", 1, 1000000));
+    if (p.has("config")) c.peer_config = existing_file_value(p.required("config"), file, p.child_path("config"));
     p.finish();
   }
   m.finish();

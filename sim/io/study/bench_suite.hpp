@@ -24,11 +24,14 @@ struct BenchCase {
   std::string routing;        // `routing: NAME`: run --routing NAME (a multipath routing runs the fast driver only)
   // `driver: packet`: the case times the packet driver alone (no reference run, no verdict; fast is the default).
   std::string driver = "fast";
-  // `peer: {name, flits_per_s, target}` (packet cases): a packet-level peer's delivered flits per
-  // wall-second on the same configuration, and the speed the case should reach, as a multiple of it.
+  // `peer: {name, flits_per_s, target, config}` (packet cases): a packet-level peer's delivered flits per
+  // wall-second on the same configuration, and the speed the case should reach, as a multiple of it;
+  // `config` (resolved path): the peer's own configuration file for that run, which `bench --peer-binary
+  // PEER` runs as `PEER config` beside the case to time the peer on this machine ("": none).
   std::string peer;
   double peer_flits_per_s = 0;
   double speed_target = 0;  // 0: none stated
+  std::string peer_config;
 };
 
 struct BenchSuite {
