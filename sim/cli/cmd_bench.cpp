@@ -140,7 +140,7 @@ void run_peer_once(const io::BenchCase& c, PeerRuns& peer, int i, int repeat) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (o.exit_status == 127 && o.out.empty())
     throw std::runtime_error("bench case " + c.name + ": the peer '" + peer.binary +
-                             "' could not be run: " + tail_of(o.err));
+                             "' could not be run (exit status 127: not on PATH, or not a program) " + tail_of(o.err));
   const std::optional<analysis::PeerFigures> figures = analysis::booksim_figures(o.out);
   if (!figures)
     throw std::runtime_error(fmt::format(
@@ -323,6 +323,14 @@ nlohmann::ordered_json optional_json(const std::optional<double>& v) {
 
 std::string optional_csv(const std::optional<double>& v) { return v ? fmt::format("{:.6e}", *v) : ""; }
 
+// One row of the packet table (its header, a packet case's rate, a peer's), the columns laid out once.
+std::string speed_row(const std::string& name, const std::string& label, const std::string& flits,
+                      const std::string& rate, const std::string& peer_rate, const std::string& ratio,
+                      const std::string& target, const std::string& peer) {
+  return fmt::format("{:<16} {:<10} {:>12} {:>12} {:>14} {:>9} {:>12}  {}\n", name, label, flits, rate, peer_rate,
+                     ratio, target, peer);
+}
+
 // A packet case's speed: flits delivered per wall-second (median wall), against its peer's on the same
 // configuration when the suite gives one (`peer_rate`: the suite's fixed rate, or the peer's timed here,
 // which `peer_name` then says). One line of the packet table; its JSON in `json`.
@@ -344,9 +352,9 @@ std::string packet_speed(const io::BenchCase& c, const DriverRuns& r, nlohmann::
       target = fmt::format("{:.0f}x {}", c.speed_target, ratio >= c.speed_target ? "met" : "NOT met");
     }
   }
-  return fmt::format("{:<16} {:<10} {:>12.0f} {:>12.0f} {:>14} {:>9} {:>12}  {}\n", c.name, label, flits, rate,
-                     peer_rate > 0 ? fmt::format("{:.0f}", peer_rate) : "-",
-                     peer_rate > 0 ? fmt::format("{:.1f}x", ratio) : "-", target, peer_name.empty() ? "-" : peer_name);
+  return speed_row(c.name, label, fmt::format("{:.0f}", flits), fmt::format("{:.0f}", rate),
+                   peer_rate > 0 ? fmt::format("{:.0f}", peer_rate) : "-",
+                   peer_rate > 0 ? fmt::format("{:.1f}x", ratio) : "-", target, peer_name.empty() ? "-" : peer_name);
 }
 
 // The peer timed here: its line of the packet table (its flits, its rate), its JSON in `json`, and its
@@ -366,8 +374,8 @@ double peer_speed(const io::BenchCase& c, const PeerRuns& peer, nlohmann::ordere
           {"flits_per_s", rate},
           {"exit_status", peer.exit_status},
           {"suite_flits_per_s", c.peer_flits_per_s}};
-  line = fmt::format("{:<16} {:<10} {:>12.0f} {:>12.0f} {:>14} {:>9} {:>12}  {}, {:.0f} cycles, {:.2f} s median\n",
-                     c.name, "peer", flits, rate, "-", "-", "-", c.peer, peer.figures.cycles, wall);
+  line = speed_row(c.name, "peer", fmt::format("{:.0f}", flits), fmt::format("{:.0f}", rate), "-", "-", "-",
+                   fmt::format("{}, {:.0f} cycles, {:.2f} s median", c.peer, peer.figures.cycles, wall));
   return rate;
 }
 
@@ -624,12 +632,11 @@ int cmd_bench(const BenchArgs& a) {
   io::write_file_atomically(a.out_dir + "/bench.json", report.dump(1) + "\n");
   std::cout << table << "\n"
             << verdicts << summary
-            << (speeds.empty()
-                    ? ""
-                    : "\n" +
-                          fmt::format("{:<16} {:<10} {:>12} {:>12} {:>14} {:>9} {:>12}  {}\n", "packet case", "threads",
-                                      "flits", "flits/wall-s", "peer flits/s", "x peer", "target", "peer") +
-                          speeds)
+            << (speeds.empty() ? ""
+                               : "\n" +
+                                     speed_row("packet case", "threads", "flits", "flits/wall-s", "peer flits/s",
+                                               "x peer", "target", "peer") +
+                                     speeds)
             << (ensembles.empty() ? "" : "\n" + ensembles) << (comparisons.empty() ? "" : "\n" + comparisons)
             << "\nwritten: " << a.out_dir << "/bench.csv, bench.json\n";
   return failed.empty() ? 0 : 1;
