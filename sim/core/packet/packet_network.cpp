@@ -74,6 +74,7 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   credit_delay_ = 1 + cycles(config.wire_cycles);
   source_credit_delay_ = 1 + cycles(config.terminal_cycles);
   hop_delay_ = cycles(config.pipeline_cycles - 2 + config.wire_cycles);
+  inject_delay_ = cycles(config.terminal_cycles);
   eject_delay_ = cycles(config.pipeline_cycles - 2 + config.terminal_cycles);
   size_t slots = 1;
   while (slots < static_cast<size_t>(longest + 1)) slots *= 2;
@@ -92,13 +93,6 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   held_ = config.hold_switch || config.whole_packet_events;
   by_age_ = config.arbitration == Arbitration::Age;
   escape_wormhole_ = config.switching != Switching::CutThrough && !config.adaptive;
-  const uint64_t delays[2] = {source_credit_delay_, eject_delay_};
-  for (int kind = 0; kind < 2; ++kind) {
-    int j = 0;
-    while (j < send_slot_count_ && send_delays_[j] != delays[kind]) ++j;
-    if (j == send_slot_count_) send_delays_[send_slot_count_++] = delays[kind];
-    send_slot_of_[kind] = j;
-  }
   // Blocks of 8 nodes, more on a machine of more than 1024 (a cycle's arrivals look at every block's
   // bucket, so at most 128 of them).
   while (((n - 1) >> block_shift_) + 1 > 128) ++block_shift_;
@@ -117,10 +111,23 @@ PacketNetwork::PacketNetwork(const PacketConfig& config, uint64_t seed, bool ind
   shares_.resize(split_.size() - 1);
   writers_ = static_cast<int>(shares_.size());
   wheel_.resize(slots * static_cast<size_t>(writers_) * static_cast<size_t>(block_stride_));
+  source_wheel_.resize(wheel_.size());
+  source_events_.assign(slots, 0);
+  stashes_.resize(shares_.size());
+  remove_mark_.assign(static_cast<size_t>(n), 0);
+  listed_bits_.assign(static_cast<size_t>((n + 63) / 64), 0);
+  made_packet_.assign(static_cast<size_t>(n), -1);
+  draws_ = routing_.draws();
+  assert(inject_delay_ >= 1 && "a packet's route is read before its coins are drawn (replay_visits)");
 }
 
 int PacketNetwork::add_pacer(double bytes_per_cycle) {
+  if (in_step_) {  // (other threads may be reading pacers_: settled in end_step())
+    deferred_.push_back({true, 0, 0, 0, 0, static_cast<int>(pacers_.size()) + deferred_pacers_++, bytes_per_cycle});
+    return deferred_.back().id;
+  }
   pacers_.push_back({bytes_per_cycle, 0});
+  pacer_node_.push_back(-1);
   return static_cast<int>(pacers_.size()) - 1;
 }
 
@@ -133,11 +140,28 @@ double PacketNetwork::paced_ready(const Message& m) const {
 }
 
 int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int network) {
-  // (Between begin_step() and end_step(), the cycle after this one's: as if given after end_step().)
-  const uint64_t at = in_step_ ? now_ + 1 : now_;
+  if (in_step_) {
+    // Between begin_step() and end_step(): as if given after end_step(), and settled then (other threads
+    // may be injecting from the sources and messages it would change). Its id is the one take() gives then.
+    const int id = messages_.id_after(static_cast<size_t>(deferred_messages_++));
+    deferred_.push_back({false, src, dst, pacer, network, id, bytes});
+    return id;
+  }
   const int id = messages_.take();
+  settle_message(id, src, dst, bytes, pacer, network, now_);
+  return id;
+}
+
+void PacketNetwork::settle_message(int id, int src, int dst, double bytes, int pacer, int network, uint64_t at) {
   const int64_t packets = bytes <= full_payload_ ? 1 : config_.packets_for(bytes);  // (one: its rounding)
   messages_[id] = {src, dst, pacer, network, bytes, packets, packets, at};
+  if (pacer >= 0) {
+    int& first = pacer_node_[static_cast<size_t>(pacer)];
+    if (first < 0)
+      first = src;
+    else if (first != src)
+      shared_pacer_ = true;
+  }
   Source& s = sources_[static_cast<size_t>(src)];
   s.used = true;
   source_wait_[static_cast<size_t>(src)] = 0;
@@ -148,9 +172,25 @@ int PacketNetwork::add_message(int src, int dst, double bytes, int pacer, int ne
   }
   if (!s.listed) {
     s.listed = true;
+    listed_bits_[static_cast<size_t>(src >> 6)] |= bit(src & 63);
     active_sources_.push_back(src);
   }
-  return id;
+}
+
+void PacketNetwork::settle_deferred() {
+  for (const Deferred& d : deferred_) {
+    if (d.is_pacer) {
+      pacers_.push_back({d.value, 0});
+      pacer_node_.push_back(-1);
+      assert(static_cast<int>(pacers_.size()) - 1 == d.id);
+    } else {
+      const int id = messages_.take();
+      assert(id == d.id && "a message released between an in-step add_message() and end_step()");
+      settle_message(id, d.src, d.dst, d.value, d.pacer, d.network, now_ + 1);
+    }
+  }
+  deferred_.clear();
+  deferred_messages_ = deferred_pacers_ = 0;
 }
 
 uint64_t PacketNetwork::next_busy_cycle() const {
@@ -176,9 +216,14 @@ void PacketNetwork::skip_to(uint64_t cycle) {
 }
 
 void PacketNetwork::schedule(uint64_t cycle, EventKind kind, int node, int port, int local, Flit flit) {
-  // (The caller's thread only: injection, and whole-packet events, which run on one thread.)
-  if (kind == EventKind::Eject || kind == EventKind::SourceCredit) {
+  // (Whole-packet events only, which run on one thread.)
+  if (kind == EventKind::Eject) {
     push(node_wheel_[cycle & wheel_mask_], kind, node, port, local, flit);
+    return;
+  }
+  if (kind == EventKind::SourceCredit) {
+    push(source_row(cycle, 0)[node >> block_shift_], kind, node, port, local, flit);
+    ++source_events_[cycle & wheel_mask_];
     return;
   }
   push(router_row(cycle, 0)[node >> block_shift_], kind, node, port, local, flit);
@@ -270,18 +315,33 @@ void PacketNetwork::begin_step() {
   const bool large =
       crew_ && recorder_ == nullptr && (awake_count_ >= kThreadedWork || due >= uint64_t{4} * kThreadedWork);
   threaded_cycle_ = large && (!timed_split_ || chooser_.split());
+  owner_cycle_ = threaded_cycle_ && owner_injection_ && !shared_pacer_;
   cycle_work_ = 0;
   if (large && timed_split_) {
     cycle_work_ = static_cast<double>(due + static_cast<uint64_t>(awake_count_) + active_sources_.size());
     cycle_began_ = std::chrono::steady_clock::now();
   }
-  // Threaded, the crew's workers take their routers' arrivals and visits now, while this thread takes
-  // its own routers' arrivals and the nodes' events (deliveries, source credits), then injects, then
-  // (the caller) reacts to the deliveries; end_step() visits its routers.
+  // Threaded, the crew's workers take their routers' arrivals and visits now (and, owner injection,
+  // their nodes' source credits and injection first), while this thread takes its own routers'
+  // arrivals and the nodes' deliveries, then injects, then (the caller) reacts to the deliveries;
+  // end_step() visits its routers.
   if (threaded_cycle_) {
-    // The workers' routers read packet records while this thread injects: a source makes at most one
-    // packet a cycle, so room for one each keeps the records where they are.
-    packets_.reserve_takes(active_sources_.size());
+    if (owner_cycle_) {
+      // Every thread's packet ids taken now: the pool's records must stay where they are while the
+      // routers read them. A source makes at most one packet a cycle.
+      for (std::vector<int>& stash : stashes_)
+        while (stash.size() < active_sources_.size()) {
+          const int id = packets_.take();
+          // (A buffered flit keeps its packet in 30 bits: a billion packets in flight would take 30 GB.)
+          if (id >= (1 << 30)) throw ModelError("packet driver: more than 2^30 packets in flight");
+          stash.push_back(id);
+        }
+      ++owner_cycles_;
+    } else {
+      // The workers' routers read packet records while this thread injects: a source makes at most one
+      // packet a cycle, so room for one each keeps the records where they are.
+      packets_.reserve_takes(active_sources_.size());
+    }
     ++threaded_cycles_;
     crew_->post(&PacketNetwork::run_share, this);
   }
@@ -290,7 +350,19 @@ void PacketNetwork::begin_step() {
   if (mine > 0) arrive_due(0, mine);
   // (A router's events and a node's touch different records: which come first does not matter.)
   for (const Event& e : node_wheel_[now_ & wheel_mask_]) arrive(e);
+  if (owner_cycle_) {
+    if (mine > 0) {
+      arrive_source_credits(0, mine);
+      inject_owned(0, mine);
+    }
+  } else {
+    arrive_source_credits(0, config_.nodes());
+    inject_all();
+  }
+  in_step_ = true;
+}
 
+void PacketNetwork::inject_all() {
   for (size_t i = 0; i < active_sources_.size();) {
     const int node = active_sources_[i];
     if (source_wait_[static_cast<size_t>(node)] > now_) {  // it would do nothing this cycle
@@ -303,6 +375,7 @@ void PacketNetwork::begin_step() {
     if (config_.whole_packet_events && s.packet >= 0 && s.free_at <= now_ + 1) s.packet = -1;
     if (s.packet < 0 && s.waiting == 0) {
       s.listed = false;
+      listed_bits_[static_cast<size_t>(node >> 6)] &= ~bit(node & 63);
       s.dry_since = static_cast<int64_t>(now_);
       active_sources_[i] = active_sources_.back();
       active_sources_.pop_back();
@@ -310,11 +383,58 @@ void PacketNetwork::begin_step() {
       ++i;
     }
   }
-  in_step_ = true;
+}
+
+void PacketNetwork::inject_owned(int begin, int end) {
+  // Its listed sources in ascending order (no source's visit depends on another's here: replay_visits),
+  // from the bits, which no one changes during the step.
+  for (int word = begin >> 6, last = (end - 1) >> 6; word <= last; ++word) {
+    uint64_t listed = listed_bits_[static_cast<size_t>(word)];
+    if (word == begin >> 6) listed &= ~(bit(begin & 63) - 1);
+    if (word == last && (end & 63) != 0) listed &= bit(end & 63) - 1;
+    for (; listed != 0; listed &= listed - 1) {
+      const int node = word * 64 + __builtin_ctzll(listed);
+      if (source_wait_[static_cast<size_t>(node)] > now_) continue;
+      inject(node);
+      Source& s = sources_[static_cast<size_t>(node)];
+      if (s.packet < 0 && s.waiting == 0) {
+        s.listed = false;
+        s.dry_since = static_cast<int64_t>(now_);
+        remove_mark_[static_cast<size_t>(node)] = 1;
+        ++pass_.removed;
+      }
+    }
+  }
+}
+
+void PacketNetwork::replay_visits() {
+  // inject_all()'s visits in its order: it visits each source once (the last one moved into a removed
+  // one's place is visited there), and what a visit does is the source's own (no pacer is shared), so
+  // the threads' visits gave the same packets and removals; the coins are drawn now, in that order, and
+  // the list ends as inject_all() leaves it. (A packet's route is read first by its router, at least a
+  // cycle later.)
+  for (size_t i = 0; i < active_sources_.size();) {
+    const int node = active_sources_[i];
+    int& made = made_packet_[static_cast<size_t>(node)];
+    if (made >= 0) {
+      routing_.start(node, packets_[made].route, coin_);
+      made = -1;
+    }
+    uint8_t& mark = remove_mark_[static_cast<size_t>(node)];
+    if (mark) {
+      mark = 0;
+      listed_bits_[static_cast<size_t>(node >> 6)] &= ~bit(node & 63);
+      active_sources_[i] = active_sources_.back();
+      active_sources_.pop_back();
+    } else {
+      ++i;
+    }
+  }
 }
 
 void PacketNetwork::end_step() {
   in_step_ = false;
+  uint64_t removed = 0, made = 0;
   if (threaded_cycle_) {
     // (join runs run_share for this thread: its routers.) Then the next split, by who waited.
     // (Moved only once one side has waited often: each move hands routers' state to another core.)
@@ -325,13 +445,14 @@ void PacketNetwork::end_step() {
     }
     for (size_t k = 0; k < shares_.size(); ++k) {
       Share& share = shares_[k];
-      if (k > 0)  // its node events after the ranges before it, as one thread would have put them
-        for (int j = 0; j < send_slot_count_; ++j) {
-          std::vector<Event>& slot = node_slot(j);
-          slot.insert(slot.end(), share.sent[j].begin(), share.sent[j].end());
-          share.sent[j].clear();
-        }
+      if (k > 0) {  // its deliveries after the ranges before it, as one thread would have put them
+        std::vector<Event>& slot = eject_slot();
+        slot.insert(slot.end(), share.ejects.begin(), share.ejects.end());
+        share.ejects.clear();
+      }
       add_counts(share);
+      removed += share.removed;
+      made += share.made;
     }
   } else {
     visit_routers(0, config_.nodes());
@@ -339,12 +460,15 @@ void PacketNetwork::end_step() {
     end_pass(share);
     add_counts(share);
   }
-  // (The router wheel's slot was emptied as its events arrived.)
-  assert(slot_events_[now_ & wheel_mask_] == 0);
+  if (removed > 0 || (draws_ && made > 0)) replay_visits();
+  if (!deferred_.empty()) settle_deferred();
+  // (The wheels' slots were emptied as their events arrived.)
+  assert(slot_events_[now_ & wheel_mask_] == 0 && source_events_[now_ & wheel_mask_] == 0);
   node_wheel_[now_ & wheel_mask_].clear();
   // Events are scheduled only here (sources and routers), so they are counted once, not one by one.
   pending_events_ = 0;
   for (const uint64_t events : slot_events_) pending_events_ += events;
+  for (const uint64_t events : source_events_) pending_events_ += events;
   for (const std::vector<Event>& slot : node_wheel_) pending_events_ += slot.size();
   if (buffered_total_ > 0 && now_ - last_move_ > kStallCycles) deadlock();
   if (cycle_work_ > 0)
@@ -373,9 +497,13 @@ void PacketNetwork::run_share(void* network, int thread) {
   PacketNetwork& net = *static_cast<PacketNetwork*>(network);
   const size_t k = static_cast<size_t>(thread);
   const int begin = net.split_[k], end = net.split_[k + 1];
-  if (thread > 0) {  // (the caller's arrivals were taken in begin_step(), with its own pass)
+  if (thread > 0) {  // (the caller's arrivals and injection were in begin_step(), with its own pass)
     net.start_pass(&net.shares_[k]);
     net.arrive_due(begin, end);
+    if (net.owner_cycle_) {
+      net.arrive_source_credits(begin, end);
+      net.inject_owned(begin, end);
+    }
   }
   net.visit_routers(begin, end);
   net.end_pass(net.shares_[k]);
@@ -385,19 +513,21 @@ void PacketNetwork::start_pass(Share* share) {
   const int writer = share == nullptr ? 0 : static_cast<int>(share - shares_.data());
   pass_.credit = router_row(now_ + credit_delay_, writer);
   pass_.hop = router_row(now_ + hop_delay_, writer);
-  // The caller's thread (share 0, or no crew) sends node events straight to the node wheel: its come first.
-  if (writer == 0) {
-    pass_.source_credit = &node_slot(send_slot_of_[0]);
-    pass_.eject = &node_slot(send_slot_of_[1]);
-  } else {
-    pass_.source_credit = &share->sent[send_slot_of_[0]];
-    pass_.eject = &share->sent[send_slot_of_[1]];
-  }
+  pass_.inject = router_row(now_ + inject_delay_, writer);
+  pass_.source_credit = source_row(now_ + source_credit_delay_, writer);
+  // The caller's thread (share 0, or no crew) sends deliveries straight to the node wheel: its come first.
+  pass_.eject = writer == 0 ? &eject_slot() : &share->ejects;
+  pass_.stash = owner_cycle_ ? &stashes_[static_cast<size_t>(writer)] : nullptr;
   pass_.buffered = 0;
   pass_.woken = 0;
   pass_.flit_hops = 0;
   pass_.credits_sent = 0;
   pass_.arrived = 0;
+  pass_.injected = 0;
+  pass_.made = 0;
+  pass_.source_credits_sent = 0;
+  pass_.source_credits_arrived = 0;
+  pass_.removed = 0;
   pass_.moved = false;
 }
 
@@ -409,6 +539,11 @@ void PacketNetwork::add_counts(const Share& share) {
   slot_events_[(now_ + hop_delay_) & wheel_mask_] += share.flit_hops;  // (send()'s hop events)
   slot_events_[(now_ + credit_delay_) & wheel_mask_] += share.credits_sent;
   slot_events_[now_ & wheel_mask_] -= share.arrived;
+  slot_events_[(now_ + inject_delay_) & wheel_mask_] += share.injected;  // (inject()'s flit events)
+  stats_.flits_injected += share.injected;
+  stats_.packets_made += share.made;
+  source_events_[(now_ + source_credit_delay_) & wheel_mask_] += share.source_credits_sent;
+  source_events_[now_ & wheel_mask_] -= share.source_credits_arrived;
 }
 
 void PacketNetwork::end_pass(Share& share) const {
@@ -417,6 +552,11 @@ void PacketNetwork::end_pass(Share& share) const {
   share.flit_hops = pass_.flit_hops;
   share.credits_sent = pass_.credits_sent;
   share.arrived = pass_.arrived;
+  share.injected = pass_.injected;
+  share.made = pass_.made;
+  share.source_credits_sent = pass_.source_credits_sent;
+  share.source_credits_arrived = pass_.source_credits_arrived;
+  share.removed = pass_.removed;
   share.moved = pass_.moved;
 }
 
@@ -445,6 +585,24 @@ void PacketNetwork::arrive_due(int begin, int end) {
     }
   }
   pass_.arrived += taken;
+}
+
+void PacketNetwork::arrive_source_credits(int begin, int end) {
+  const int n = config_.nodes();
+  const int first = begin >> block_shift_;
+  const int last = end == n ? ((n - 1) >> block_shift_) + 1 : end >> block_shift_;
+  uint64_t taken = 0;
+  for (int writer = 0; writer < writers_; ++writer) {
+    std::vector<Event>* row = source_row(now_, writer);
+    for (int block = first; block < last; ++block) {
+      std::vector<Event>& bucket = row[block];
+      if (bucket.empty()) continue;
+      for (const Event& e : bucket) arrive_source_credit(e);
+      taken += bucket.size();
+      bucket.clear();
+    }
+  }
+  pass_.source_credits_arrived += taken;
 }
 
 void PacketNetwork::visit_routers(int begin, int end) {
@@ -563,10 +721,8 @@ inline void PacketNetwork::arrive(const Event& e) {
     case EventKind::Credit:
       arrive_credit(e);
       break;
-    case EventKind::SourceCredit:
-      source_wait_[static_cast<size_t>(e.node)] = 0;
-      sources_[static_cast<size_t>(e.node)].credits[e.local] += e.flit.flits;
-      for (Lane& lane : sources_[static_cast<size_t>(e.node)].lanes) lane.stalled = false;
+    case EventKind::SourceCredit:  // (taken by arrive_source_credits, not here)
+      arrive_source_credit(e);
       break;
     case EventKind::Eject: {
       count_ejected(e.node, now_ + 1 - e.flit.flits, e.flit.flits);  // (a whole packet: its flits up to now)
@@ -586,6 +742,13 @@ inline void PacketNetwork::arrive(const Event& e) {
       release(e.node, e.port, e.local - e.port * config_.vcs);
       break;
   }
+}
+
+inline void PacketNetwork::arrive_source_credit(const Event& e) {
+  source_wait_[static_cast<size_t>(e.node)] = 0;
+  Source& s = sources_[static_cast<size_t>(e.node)];
+  s.credits[e.local] += e.flit.flits;
+  for (Lane& lane : s.lanes) lane.stalled = false;
 }
 
 inline void PacketNetwork::count_ejected(int node, uint64_t first_cycle, int flits) {
@@ -683,9 +846,15 @@ inline void PacketNetwork::inject(int node) {
     s.lane_turn = network + 1 == networks ? 0 : network + 1;
     Message& m = messages_[chosen];
     s.vc_turn = vc + 1 == vcs ? 0 : vc + 1;
-    const int id = packets_.take();
-    // (A buffered flit keeps its packet in 30 bits: a billion packets in flight would take 30 GB.)
-    if (__builtin_expect(id >= (1 << 30), 0)) throw ModelError("packet driver: more than 2^30 packets in flight");
+    int id;
+    if (pass_.stash != nullptr) {  // (owner injection: taken before the step, begin_step)
+      id = pass_.stash->back();
+      pass_.stash->pop_back();
+    } else {
+      id = packets_.take();
+      // (A buffered flit keeps its packet in 30 bits: a billion packets in flight would take 30 GB.)
+      if (__builtin_expect(id >= (1 << 30), 0)) throw ModelError("packet driver: more than 2^30 packets in flight");
+    }
     if (__builtin_expect(recorder_ != nullptr, 0)) record_made(id, node, vc);
     const int message = chosen;
     Packet& made = packets_[id];
@@ -693,8 +862,11 @@ inline void PacketNetwork::inject(int node) {
     made.route.src = node;
     made.route.dst = m.dst;
     made.route.network = static_cast<uint8_t>(m.network);
-    routing_.start(node, made.route, coin_);
-    ++stats_.packets_made;
+    if (pass_.stash != nullptr && draws_)  // owner injection: its coins drawn after the step, in order
+      made_packet_[static_cast<size_t>(node)] = id;
+    else
+      routing_.start(node, made.route, coin_);
+    ++pass_.made;
     if (m.pacer >= 0) {
       // Its PE starts on the next payload when this one's was issued if the packet went in the first cycle
       // it could (kept to the fraction of a cycle, so a backlogged PE keeps its exact rate, not a whole
@@ -715,7 +887,7 @@ inline void PacketNetwork::inject(int node) {
       schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort,
                kTerminalPort * vcs + vc, Flit::of(id, true, true, flits));
       stats_.flits_injected += static_cast<uint64_t>(flits);
-      last_move_ = now_;
+      pass_.moved = true;
       s.free_at = now_ + static_cast<uint64_t>(flits);
       return;
     }
@@ -729,10 +901,9 @@ inline void PacketNetwork::inject(int node) {
   --credits;
   const Packet& p = packets_[s.packet];
   const Flit f = Flit::of(s.packet, s.sent == 0, s.sent + 1 == p.flits);
-  schedule(now_ + static_cast<uint64_t>(config_.terminal_cycles), EventKind::Flit, node, kTerminalPort,
-           kTerminalPort * vcs + s.vc, f);
-  ++stats_.flits_injected;
-  last_move_ = now_;
+  push(pass_.inject[node >> block_shift_], EventKind::Flit, node, kTerminalPort, kTerminalPort * vcs + s.vc, f);
+  ++pass_.injected;  // (counted on the wheel and in stats_ by add_counts)
+  pass_.moved = true;
   if (++s.sent == p.flits) {
     s.busy &= ~bit(s.vc);
     s.packet = -1;
@@ -1305,7 +1476,8 @@ inline void PacketNetwork::send(int node, const int* neighbors, int in_port, int
   --in.count;
   // The freed slot's credit goes back upstream over the wire the flit came by.
   if (in_port == kTerminalPort) {
-    push(*pass_.source_credit, EventKind::SourceCredit, node, 0, in_vc);
+    push(pass_.source_credit[node >> block_shift_], EventKind::SourceCredit, node, 0, in_vc);
+    ++pass_.source_credits_sent;
   } else {
     const int upstream = neighbors[in_port ^ 1];
     push(pass_.credit[upstream >> block_shift_], EventKind::Credit, upstream, in_port, in_local);

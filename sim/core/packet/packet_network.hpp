@@ -34,8 +34,16 @@
 // Routers are visited in ascending node order, whatever order they were woken in. Each thread sends
 // its routers' events into a row of the wheel of its own, by receiving block of nodes, and a router
 // reads its events from the rows in thread order, so it takes the same events in the same order as when
-// one thread does everything (a test compares the runs); the nodes' events a worker's routers send are
+// one thread does everything (a test compares the runs); the deliveries a worker's routers send are
 // added after the caller's.
+// In a split cycle each thread also takes its own nodes' source credits (which only a node's own router
+// sends) and injects for them, so an injected flit and its credit stay on one core, unless a pacer is
+// shared by several nodes (a get's data is paced by its destination): the order of a shared pacer's
+// readings within a cycle is the one-thread run's visiting order, so the caller's thread then injects
+// for all. A thread walks the list of active sources without changing it; afterwards the caller visits
+// it again in the order one thread would have, drawing the coins of the packets made (their routes are
+// first read a cycle later) and taking the dry sources off (each source's decision is its own); the
+// messages and pacers the interpreter adds during the step are settled then, in the order they were added.
 //
 // Zero load (an idle router, `P` pipeline cycles, wires of `W` cycles, terminals of `T`): a head flit
 // made at cycle c leaves its node at c + 1, reaches its first router at c + 1 + T, each router
@@ -122,6 +130,11 @@ class PacketNetwork {
   // (SplitChooser; the default), or always (timed false: what tests of the split itself need).
   void choose_split_by_time(bool timed) { timed_split_ = timed; }
   void set_split_chooser(const SplitChooser& chooser) { chooser_ = chooser; }  // (tests: short probes)
+  // Whether, in a split cycle, each thread injects for the nodes of its own routers (the default) or the
+  // caller's thread injects for all (see Threads above; the results are the same either way).
+  void inject_on_owners(bool on) { owner_injection_ = on; }
+  // Split cycles in which each thread injected for its own nodes.
+  uint64_t owner_injected_cycles() const { return owner_cycles_; }
   // Flits ejected at each node in sample period p (0 for a period not reached).
   uint64_t ejected(int node, size_t period) const;
   // Whether node had nothing to inject at some cycle of period p (a run's measured window must be
@@ -382,23 +395,29 @@ class PacketNetwork {
     // Router::asking only after the router's switch allocation.
     uint64_t asking_later[kRouterPorts];
     // Where send() puts a flit's events: a credit and a hop into the router wheel's buckets (indexed
-    // by the receiving node's block), a source credit and a delivery into a node slot.
-    std::vector<Event>*credit, *source_credit, *hop, *eject;
-    int64_t buffered;       // flits that arrived in routers' buffers less those that left them
-    int64_t woken;          // routers woken less those put to sleep
-    uint64_t flit_hops;     // flits send() sent over a torus link (a hop event each)
-    uint64_t credits_sent;  // credit events sent upstream to routers
-    uint64_t arrived;       // router events taken from the wheel
+    // by the receiving node's block), a source credit into the source wheel's, a delivery into a node
+    // slot; and where inject() puts an injected flit (the router wheel's buckets).
+    std::vector<Event>*credit, *source_credit, *hop, *eject, *inject;
+    std::vector<int>* stash;  // the packet ids inject() takes (nullptr: the pool's, one thread)
+    int64_t buffered;         // flits that arrived in routers' buffers less those that left them
+    int64_t woken;            // routers woken less those put to sleep
+    uint64_t flit_hops;       // flits send() sent over a torus link (a hop event each)
+    uint64_t credits_sent;    // credit events sent upstream to routers
+    uint64_t arrived;         // router events taken from the wheel
+    uint64_t injected;        // flits injected (a router event each, terminal_cycles on)
+    uint64_t made;            // packets made
+    uint64_t source_credits_sent, source_credits_arrived;
+    uint64_t removed;  // sources marked to leave active_sources_ (remove_mark_)
   };
   static thread_local Pass pass_;
-  // A thread's share of a cycle: Pass's counts, and (a crew's worker) the node events its routers sent
-  // (deliveries and source credits: the caller's thread takes them, in order, so they are added after
-  // the caller's). (Aligned: each thread writes its own, and two shares on one cache line would make
-  // the cores pass it back and forth.)
+  // A thread's share of a cycle: Pass's counts, and (a crew's worker) the deliveries its routers sent
+  // (the caller's thread takes them, in order, so they are added after the caller's). (Aligned: each thread writes its
+  // own, and two shares on one cache line would make the cores pass it back and forth.)
   struct alignas(64) Share {
-    std::vector<Event> sent[2];  // node events, by send_slot_of_
+    std::vector<Event> ejects;  // deliveries its routers sent
     int64_t buffered = 0, woken = 0;
     uint64_t flit_hops = 0, credits_sent = 0, arrived = 0;
+    uint64_t injected = 0, made = 0, source_credits_sent = 0, source_credits_arrived = 0, removed = 0;
     bool moved = false;
   };
   // Pass's counts zeroed and its send() targets: the thread's own rows of the router wheel, and the node
@@ -446,13 +465,53 @@ class PacketNetwork {
   double cycle_work_ = 0;  // this cycle's, when it is large enough to split (0: not timed)
   std::chrono::steady_clock::time_point cycle_began_;
   bool in_step_ = false;  // between begin_step() and end_step()
-  // The distinct delays of a sent flit's node events (send_delays_[j], j < send_slot_count_) and each
-  // event's index among them (source credit, delivery; a credit and a hop go to the router wheel, at
-  // credit_delay_ and hop_delay_): a share keeps one delay's events together, as the node wheel's slot does.
-  uint64_t send_delays_[2] = {};
-  std::vector<Event>& node_slot(int j) { return node_wheel_[(now_ + send_delays_[j]) & wheel_mask_]; }
-  int send_slot_count_ = 0;
-  int send_slot_of_[2] = {};
+  // Owner injection (inject_on_owners): whether this cycle's threads inject for their own nodes, and in
+  // how many split cycles they have.
+  bool owner_injection_ = true;
+  bool owner_cycle_ = false;
+  uint64_t owner_cycles_ = 0;
+  // Per thread, packet ids taken from the pool before the crew starts (the pool's records must not move
+  // while other threads read them), at least one per active source.
+  std::vector<std::vector<int>> stashes_;
+  std::vector<uint8_t> remove_mark_;   // per node: its thread found it dry this cycle (owner injection)
+  std::vector<uint64_t> listed_bits_;  // bit node: in active_sources_ (what a thread's injection walks)
+  // Per node, the packet its thread made this cycle, whose route's coins are still to draw (owner
+  // injection, when the routing draws: draws_), else -1.
+  std::vector<int> made_packet_;
+  bool draws_ = false;
+  // Per pacer, the node whose messages it paced first; a second node's message makes it shared, and
+  // owner injection stops for the run (the one-thread order of its readings within a cycle matters).
+  std::vector<int> pacer_node_;
+  bool shared_pacer_ = false;
+  // add_message() and add_pacer() between begin_step() and end_step(): settled in end_step(), in order.
+  struct Deferred {
+    bool is_pacer;
+    int src, dst, pacer, network, id;
+    double value;  // the message's bytes, or the pacer's bytes a cycle
+  };
+  std::vector<Deferred> deferred_;
+  int deferred_messages_ = 0, deferred_pacers_ = 0;
+  void settle_message(int id, int src, int dst, double bytes, int pacer, int network, uint64_t at);
+  void settle_deferred();
+  // The cycle's source credits for the nodes of [begin, end) (whole blocks, or to the last node).
+  void arrive_source_credits(int begin, int end);
+  [[gnu::always_inline]] inline void arrive_source_credit(const Event& e);
+  // One thread's injection: the active sources of nodes [begin, end), in node order, marking the dry
+  // ones in remove_mark_; and the caller's for every node, in list order (taking the dry ones off at once).
+  void inject_owned(int begin, int end);
+  void inject_all();
+  // After the threads' injection: the coins of the packets made (made_packet_) drawn and the marked
+  // sources taken off active_sources_, in inject_all()'s order.
+  void replay_visits();
+  // The source wheel: source credits, in rows by writer and buckets by block as wheel_.
+  std::vector<std::vector<Event>> source_wheel_;
+  std::vector<uint64_t> source_events_;  // per slot
+  std::vector<Event>* source_row(uint64_t cycle, int writer) {
+    return &source_wheel_[((cycle & wheel_mask_) * static_cast<uint64_t>(writers_) + static_cast<uint64_t>(writer)) *
+                          static_cast<uint64_t>(block_stride_)];
+  }
+  // The node wheel's slot of the deliveries a flit sent this cycle makes.
+  std::vector<Event>& eject_slot() { return node_wheel_[(now_ + eject_delay_) & wheel_mask_]; }
   bool held_ = false, by_age_ = false, escape_wormhole_ = false;  // the stages' compiled variants
   // A router's own state that its stages and arrivals read at nearly every visit, together (one
   // address for all, in three cache lines, instead of one vector each).
@@ -519,8 +578,8 @@ class PacketNetwork {
   SlotPool<Message> messages_;
   std::vector<Pacer> pacers_;
   // Events by cycle: a power of two of slots, so a cycle's slot is a mask. wheel_ holds the routers'
-  // (flits, credits, releases), node_wheel_ the nodes' (deliveries, source credits): the caller's thread
-  // takes the nodes' without reading the routers'.
+  // (flits, credits, releases), node_wheel_ the deliveries (the caller's thread takes them without
+  // reading the routers'), source_wheel_ (above) the source credits.
   // A router slot is a row of buckets per writer (the thread whose routers, or whose injection, sent the
   // events: 0 the caller's), one bucket per block of split_step_ nodes receiving them. A thread then
   // reads only its own nodes' buckets and writes only its own row, so the cores pass each other only
@@ -545,6 +604,7 @@ class PacketNetwork {
   // or the terminal channel to the node), its arrival at the next router (the rest of the pipeline and
   // the wire) or at its node (the pipeline and the terminal channel).
   uint64_t credit_delay_ = 0, source_credit_delay_ = 0, hop_delay_ = 0, eject_delay_ = 0;
+  uint64_t inject_delay_ = 0;    // from a flit's injection to its arrival at the node's router
   uint64_t pending_events_ = 0;  // events on the wheel (counted at the end of step())
   std::vector<int> delivered_;
   std::vector<std::vector<uint64_t>> ejected_;  // per node, per period

@@ -54,6 +54,12 @@ class PacketRouting {
     else if (booksim_draws_)
       p.coins = static_cast<uint8_t>(coin() & 63);
   }
+  // Whether start() may draw from its coin (BookSim's rules where they flip one; the T3E's cray datelines,
+  // or a tie under tie_rule balanced): the packets must then be made in one order for the same draws.
+  bool draws() const {
+    return booksim_ ? booksim_draws_
+                    : config_.dateline != Dateline::CrayBalanced || config_.tie_rule == TieRule::Balanced;
+  }
   // The next hop at router `node` of a packet that came in on `in_port` (draws nothing: a packet's
   // route depends on its own coins, not on the order in which packets are routed).
   PacketHop next(int node, int in_port, PacketRoute& p) const {

@@ -22,6 +22,12 @@ class SlotPool {
     return id;
   }
   void release(int id) { free_.push_back(id); }
+  // The id that take() will return after `pending` more take()s, with no release() in between: what
+  // lets an id be handed out now and its record taken later, when no other thread reads the records.
+  int id_after(std::size_t pending) const {
+    if (pending < free_.size()) return free_[free_.size() - 1 - pending];
+    return static_cast<int>(slots_.size() + (pending - free_.size()));
+  }
   // Makes room for `n` more take()s without moving the records: until they are taken, a reference to
   // a slot stays valid (what lets another thread read records while this one takes new ones).
   void reserve_takes(std::size_t n) {
