@@ -40,10 +40,11 @@
 // sends) and injects for them, so an injected flit and its credit stay on one core, unless a pacer is
 // shared by several nodes (a get's data is paced by its destination): the order of a shared pacer's
 // readings within a cycle is the one-thread run's visiting order, so the caller's thread then injects
-// for all. A thread walks the list of active sources without changing it; afterwards the caller visits
-// it again in the order one thread would have, drawing the coins of the packets made (their routes are
-// first read a cycle later) and taking the dry sources off (each source's decision is its own); the
-// messages and pacers the interpreter adds during the step are settled then, in the order they were added.
+// for all. A thread walks its listed sources (a bitmask, which no one changes during the step) in node
+// order; afterwards the caller walks the list of active sources in the order one thread would have,
+// drawing the coins of the packets made (their routes are first read a cycle later) and taking the dry
+// sources off (each source's decision is its own); the messages and pacers the interpreter adds during
+// the step are settled then, in the order they were added.
 //
 // Zero load (an idle router, `P` pipeline cycles, wires of `W` cycles, terminals of `T`): a head flit
 // made at cycle c leaves its node at c + 1, reaches its first router at c + 1 + T, each router
@@ -411,8 +412,8 @@ class PacketNetwork {
   };
   static thread_local Pass pass_;
   // A thread's share of a cycle: Pass's counts, and (a crew's worker) the deliveries its routers sent
-  // (the caller's thread takes them, in order, so they are added after the caller's). (Aligned: each thread writes its
-  // own, and two shares on one cache line would make the cores pass it back and forth.)
+  // (the caller's thread takes them, in order, so they are added after the caller's). (Aligned: each
+  // thread writes its own, and two shares on one cache line would make the cores pass it back and forth.)
   struct alignas(64) Share {
     std::vector<Event> ejects;  // deliveries its routers sent
     int64_t buffered = 0, woken = 0;
