@@ -561,10 +561,8 @@ void PacketNetwork::end_pass(Share& share) const {
 }
 
 void PacketNetwork::arrive_due(int begin, int end) {
-  const int n = config_.nodes();
-  assert(begin % split_step_ == 0 && (end == n || end % split_step_ == 0));
-  const int first = begin >> block_shift_;
-  const int last = end == n ? ((n - 1) >> block_shift_) + 1 : end >> block_shift_;
+  assert(begin % split_step_ == 0 && (end == config_.nodes() || end % split_step_ == 0));
+  const auto [first, last] = blocks_between(begin, end);
   uint64_t taken = 0;
   for (int writer = 0; writer < writers_; ++writer) {  // (arrive() never schedules into this slot)
     std::vector<Event>* row = router_row(now_, writer);
@@ -588,9 +586,7 @@ void PacketNetwork::arrive_due(int begin, int end) {
 }
 
 void PacketNetwork::arrive_source_credits(int begin, int end) {
-  const int n = config_.nodes();
-  const int first = begin >> block_shift_;
-  const int last = end == n ? ((n - 1) >> block_shift_) + 1 : end >> block_shift_;
+  const auto [first, last] = blocks_between(begin, end);
   uint64_t taken = 0;
   for (int writer = 0; writer < writers_; ++writer) {
     std::vector<Event>* row = source_row(now_, writer);
@@ -721,8 +717,8 @@ inline void PacketNetwork::arrive(const Event& e) {
     case EventKind::Credit:
       arrive_credit(e);
       break;
-    case EventKind::SourceCredit:  // (taken by arrive_source_credits, not here)
-      arrive_source_credit(e);
+    case EventKind::SourceCredit:  // (never here: on their own wheel, arrive_source_credits)
+      assert(false);
       break;
     case EventKind::Eject: {
       count_ejected(e.node, now_ + 1 - e.flit.flits, e.flit.flits);  // (a whole packet: its flits up to now)

@@ -57,6 +57,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/packet/packet_config.hpp"
@@ -494,6 +495,12 @@ class PacketNetwork {
   int deferred_messages_ = 0, deferred_pacers_ = 0;
   void settle_message(int id, int src, int dst, double bytes, int pacer, int network, uint64_t at);
   void settle_deferred();
+  // The blocks [first, last) of nodes [begin, end) (whole blocks, or to the last node): the buckets of a
+  // wheel row arrive_due() and arrive_source_credits() take.
+  std::pair<int, int> blocks_between(int begin, int end) const {
+    const int n = config_.nodes();
+    return {begin >> block_shift_, end == n ? ((n - 1) >> block_shift_) + 1 : end >> block_shift_};
+  }
   // The cycle's source credits for the nodes of [begin, end) (whole blocks, or to the last node).
   void arrive_source_credits(int begin, int end);
   [[gnu::always_inline]] inline void arrive_source_credit(const Event& e);
